@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import re
 import types
 import typing
 from pathlib import Path
@@ -22,6 +23,22 @@ from pipeline.errors import FormatError
 T = TypeVar("T")
 _TRUE_WORDS = ("on", "yes", "true")
 _FALSE_WORDS = ("off", "no", "false")
+
+
+class _Loader(yaml.SafeLoader):
+    """PyYAML's safe loader that also reads YAML 1.2 floats: ``1e-3`` is 0.001, not a string
+    (YAML 1.1 wants ``1.0e-3``)."""
+
+
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^[-+]?(?:\d[\d_]*)?\.?\d*[eE][-+]?\d+$"),
+    list("-+0123456789."),
+)
+
+
+def _yaml(text: str) -> Any:
+    return yaml.load(text, Loader=_Loader)  # a SafeLoader subclass: no arbitrary objects
 
 
 def load_config(
@@ -37,7 +54,7 @@ def load_config(
     if path is not None:
         origin = str(path)
         try:
-            loaded = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+            loaded = _yaml(Path(path).read_text(encoding="utf-8"))
         except OSError as exc:
             raise FormatError(f"config {path}: cannot read it ({exc.strerror})") from exc
         except yaml.YAMLError as exc:
@@ -56,7 +73,7 @@ def load_config(
         if not sep or not key:
             errors.append(f"override {item!r}: write it as key=value (e.g. limit=5)")
             continue
-        _set_path(data, key.strip().split("."), yaml.safe_load(raw) if raw else "")
+        _set_path(data, key.strip().split("."), _yaml(raw) if raw else "")
     config = _build(cls, data, "", errors)
     if config is not None:
         errors.extend(_validate(config, ""))

@@ -10,8 +10,11 @@ The conversation goes through the model's own chat template (SmolLM2's ChatML:
 - a tool result is a ``tool`` turn (``<|im_start|>tool\\n{result}<|im_end|>``): ChatML has no tool
   role, and a template that knows one (Qwen2.5) renders its own.
 
-The ``tools`` column is NOT put into the prompt: as in Octopus v2, what each tool does is learnt
-into the functional tokens (the system prompt still names the tools).
+The tools are NOT described in the prompt: as in Octopus v2, what each tool does is learnt into
+the functional tokens. The ``tools`` column is not rendered, and the tool list that query_only and
+hybrid observations end with (``Tools:`` and one ``- signature: description`` line per tool, for
+teachers that read it) is cut from the user turn -- ~200 of a query_only step's ~600 prompt
+tokens. The system prompt still names the tools.
 
 Completion-only: only assistant tokens (content and the EOS that ends the turn) carry labels;
 system, user and tool tokens are -100. ``loss_weights`` is W on functional-token labels (the
@@ -24,6 +27,7 @@ with ``TRUNCATED``; assistant turns are never cut (``RenderError`` if they alone
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +37,7 @@ from pipeline.prompts import user_turn
 from pipeline.tools import ToolCall, from_openai, render_calls
 
 IGNORE = -100
+TOOL_LIST = re.compile(r"\n\nTools:\n(?:- [^\n]*(?:\n|\Z))+\Z")  # observe.tool_list() at the end
 TRUNCATED = "\n[... truncated]"
 OBSERVATION_HEADER = user_turn("", (), "").rsplit("\n\n", 1)[-1]  # "Current page:\n"
 MAX_FIT_ROUNDS = 4
@@ -75,7 +80,8 @@ def assistant_text(message: Mapping[str, Any]) -> str:
 
 
 def chat_messages(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
-    """Template-ready messages: assistant content = ``assistant_text``, others their text."""
+    """Template-ready messages: assistant content = ``assistant_text``, a user turn without its
+    tool list, others their text."""
     out = []
     for i, message in enumerate(messages):
         role = message.get("role")
@@ -84,6 +90,8 @@ def chat_messages(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]
         content = assistant_text(message) if role == "assistant" else message.get("content")
         if not isinstance(content, str):
             raise RenderError(f"message {i} ({role}): content must be text, got {content!r}")
+        if role == "user":
+            content = TOOL_LIST.sub("", content)
         out.append({"role": role, "content": content})
     return out
 

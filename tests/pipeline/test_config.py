@@ -61,3 +61,13 @@ def test_yaml_booleans_become_the_literal_words_they_were():
         kind: Literal["off", "local"] = "local"
 
     assert load_config(Judge, None, ["kind=off"]).kind == "off"
+
+
+def test_exponent_floats_read_as_numbers_in_files_and_overrides(tmp_path):
+    """PyYAML reads ``1e-3`` as a string (YAML 1.1); configs read it as YAML 1.2 does."""
+    path = tmp_path / "c.yaml"
+    path.write_text("rate: 2e-4\ntasks: [1e3x]\n")
+    cfg = load_config(Stage, path, ["inner.path=1e-3-run"])
+    assert cfg.rate == pytest.approx(2e-4) and cfg.tasks == ["1e3x"]
+    assert cfg.inner.path == "1e-3-run"
+    assert load_config(Stage, None, ["rate=-1E-3"]).rate == pytest.approx(-1e-3)

@@ -38,6 +38,20 @@ def test_only_assistant_turns_carry_labels(messages, tokenizer):
     assert len(out.input_ids) == len(out.labels) == len(out.loss_weights)
 
 
+def test_prompt_leaves_out_the_tool_list_and_keeps_the_page(messages, tokenizer):
+    from pipeline.observe import tool_list
+
+    user = messages[1]["content"]
+    assert user.endswith("\n\n" + tool_list())  # datagen's record carries the list ...
+    text = tokenizer.decode(_render(messages, tokenizer).input_ids, skip_special_tokens=False)
+    assert "Tools:" not in text and "- query_elements(" not in text  # ... training does not
+    overview = user.removesuffix("\n\n" + tool_list())
+    assert overview.split("Current page:\n")[1] in text
+    assert render_prompt(messages[:2], tokenizer, max_length=4096) == tokenizer.encode(
+        text.split("<|im_start|>assistant")[0] + "<|im_start|>assistant\n",
+        add_special_tokens=False)
+
+
 def test_weights_are_w_on_functional_tokens(messages, tokenizer):
     out = _render(messages, tokenizer, weight=5.0)
     special = set(functional_token_ids(tokenizer))

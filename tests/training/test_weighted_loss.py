@@ -11,7 +11,12 @@ from datasets import Dataset
 
 from training.data import Collator
 from training.render import IGNORE
-from training.trainer import WeightedSFTTrainer, weight_total, weighted_cross_entropy
+from training.trainer import (
+    WeightedSFTTrainer,
+    predicted_positions,
+    weight_total,
+    weighted_cross_entropy,
+)
 
 
 def _ce(logits: list[float], target: int) -> float:
@@ -39,6 +44,38 @@ def test_ignored_positions_count_nothing():
     assert weighted_cross_entropy(logits, masked, weights).item() == pytest.approx(reference.item())
 
 
+def test_predicted_positions_are_the_ones_before_each_label():
+    labels = torch.tensor([[IGNORE, IGNORE, 4, 5, IGNORE], [IGNORE, 7, IGNORE, IGNORE, 8]])
+    assert predicted_positions(labels).tolist() == [
+        [False, True, True, False, False], [True, False, False, True, False]]
+
+
+def _tiny_llama():
+    from transformers import LlamaConfig, LlamaForCausalLM, set_seed
+
+    set_seed(0)
+    return LlamaForCausalLM(LlamaConfig(
+        vocab_size=16, hidden_size=16, intermediate_size=32, num_hidden_layers=2,
+        num_attention_heads=2, num_key_value_heads=2, max_position_embeddings=32))
+
+
+def test_loss_from_kept_logits_equals_loss_from_all_logits():
+    """Training projects only the predicted positions onto the vocabulary: same loss, same
+    gradients as the full logits, padded rows included."""
+    batch = Collator(pad_id=0)(_examples())
+    inputs = {"input_ids": batch["input_ids"], "attention_mask": batch["attention_mask"]}
+    results = []
+    for keep in (0, predicted_positions(batch["labels"])):
+        model = _tiny_llama()
+        logits = model(**inputs, logits_to_keep=keep).logits
+        loss = weighted_cross_entropy(logits, batch["labels"], batch["loss_weights"])
+        loss.backward()
+        results.append((loss.item(), model.model.layers[0].mlp.up_proj.weight.grad.clone()))
+    (full, full_grad), (kept, kept_grad) = results
+    assert kept == pytest.approx(full, rel=1e-6)
+    assert torch.allclose(kept_grad, full_grad, atol=1e-7)
+
+
 def test_weight_total_skips_first_position_and_ignored():
     batch = {"labels": torch.tensor([[5, 1, IGNORE, 2]]),
              "loss_weights": torch.tensor([[3.0, 1.0, 7.0, 5.0]])}
@@ -56,13 +93,9 @@ def _examples() -> list[dict]:
 
 
 def _one_step(tmp_path, tokenizer, batch_size: int, accumulation: int) -> torch.Tensor:
-    from transformers import LlamaConfig, LlamaForCausalLM, set_seed
     from trl import SFTConfig
 
-    set_seed(0)
-    model = LlamaForCausalLM(LlamaConfig(
-        vocab_size=16, hidden_size=16, intermediate_size=32, num_hidden_layers=2,
-        num_attention_heads=2, num_key_value_heads=2, max_position_embeddings=32))
+    model = _tiny_llama()
     args = SFTConfig(
         output_dir=str(tmp_path / f"run-{batch_size}x{accumulation}"), use_cpu=True, bf16=False,
         per_device_train_batch_size=batch_size, gradient_accumulation_steps=accumulation,
