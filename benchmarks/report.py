@@ -119,7 +119,7 @@ bash benchmarks/peers/setup_browser_use.sh      # browser-use in .cache/peers/br
 .venv/bin/python benchmarks/query_benchmark.py
 .venv/bin/python benchmarks/retrieval_benchmark.py
 .venv/bin/python benchmarks/datagen_benchmark.py
-.venv/bin/python benchmarks/training_benchmark.py --weights 5 --steps 40
+.venv/bin/python benchmarks/training_benchmark.py --speed fp32 bf16 --weights 5 1
 .venv/bin/python benchmarks/report.py           # rewrites this file
 ```"""
 SERIALIZER_NOTE = (
@@ -220,24 +220,46 @@ def datagen_section(datagen: dict[str, Any] | None) -> list[str]:
             markdown_table(["query", "R@1", "R@5", "R@10", "R@20"], recall)]
 
 
+CURVES_NOTE = ("Held-out metrics at each evaluation (32 sampled turns; the last row of a run is "
+               "the final evaluation over every turn):")
+TRAINING_QUALITY = ("eval_functional_token_accuracy", "eval_valid_call_rate",
+                    "eval_exact_call_match", "eval_exact_query_call", "eval_exact_action_call")
+
+
 def training_section(training: dict[str, Any] | None) -> list[str]:
     if training is None:
         return ["", MISSING.format(name="training")]
-    speed = [[r["loss_weight"], r["precision"], r["steps"], r["seconds_per_step"],
-              r["tokens_per_s"], r["peak_rss_mb"], r["steps_to_95_token_accuracy"]]
-             for r in training["runs"]]
+    runs = training["runs"]
+    speed = [[Path(r["run"]).name, r["loss_weight"], r["precision"], r["steps"],
+              r["seconds_per_step"], r["tokens_per_s"], r["peak_rss_mb"]] for r in runs]
+    quality = [r for r in runs if r["final"]]
+    finals = [[r["loss_weight"], r["steps"], r["epochs"], r["train_minutes"], r["wall_minutes"],
+               *(_percent(r["final"].get(k)) for k in TRAINING_QUALITY),
+               int(r["final"].get("eval_generated", 0)), r["steps_to_95_token_accuracy"]]
+              for r in quality]
     curves = [[r["loss_weight"], e["step"], e.get("eval_loss"),
-               *(_percent(e.get(k)) for k in ("eval_functional_token_accuracy",
-                                               "eval_valid_call_rate", "eval_exact_call_match"))]
-              for r in training["runs"] for e in r["evals"]]
+               *(_percent(e.get(k)) for k in TRAINING_QUALITY)]
+              for r in quality for e in r["evals"]]
     note = (f"Command: `{training['command']}` (config `configs/training/smollm2-135m-cpu.yaml`, "
             "datagen's MiniWoB++ dataset, held-out `test_task` episodes).")
-    return ["", "## Training: SmolLM2-135M-Instruct, LoRA, on this CPU", "", note, "",
-            markdown_table(["W", "precision", "steps", "s / step", "tokens / s", "peak RSS MB",
-                            "steps to 95% token acc"], speed), "",
-            "Held-out metrics at each evaluation:", "",
-            markdown_table(["W", "step", "eval loss", "functional-token acc %", "valid calls %",
-                            "exact calls %"], curves)]
+    out = ["", "## Training: SmolLM2-135M-Instruct, LoRA, on this CPU", "", note, "",
+           "Speed (optimizer steps only, evaluations excluded):", "",
+           markdown_table(["run", "W", "precision", "steps", "s / step", "tokens / s",
+                           "peak RSS MB"], speed), ""]
+    if quality:
+        out += ["Final held-out evaluation (every assistant turn of `test_task`, greedy):", "",
+                markdown_table(["W", "steps", "epochs", "train min", "wall min",
+                                "functional-token acc %", "valid calls %", "exact calls %",
+                                "exact query %", "exact action %", "turns",
+                                "steps to 95% token acc"], finals), ""]
+    if training.get("plot"):
+        out += [f"![held-out metrics against steps, W=1 vs W=5](../{training['plot']})", ""]
+    if curves:
+        out += [CURVES_NOTE, "",
+                markdown_table(["W", "step", "eval loss", "functional-token acc %",
+                                "valid calls %", "exact calls %", "exact query %",
+                                "exact action %"], curves)]
+    return out
 
 
 def _percent(value: float | None) -> float | None:

@@ -1,15 +1,23 @@
-"""Training on this CPU: speed, memory and held-out tool-call quality against training steps.
+"""Training on this CPU: speed per precision, and held-out tool-call quality against steps per W.
 
-    python benchmarks/training_benchmark.py --weights 1 5 --steps 40     # train, then summarise
-    python benchmarks/training_benchmark.py --runs runs/training/bench-w5  # summarise finished runs
+    python benchmarks/training_benchmark.py --speed fp32 bf16 --speed-steps 10   # speed runs
+    python benchmarks/training_benchmark.py --weights 5 1                         # quality runs
+    python benchmarks/training_benchmark.py --runs runs/training/bench-w5 ...     # summarise only
                                             [--out benchmarks/results/training.json]
 
-Each run is ``python -m training --config configs/training/smollm2-135m-cpu.yaml`` with
-``loss_weight=W max_steps=N`` (datagen's default MiniWoB++ dataset, held-out ``test_task``
-episodes). From a run's ``metrics.json`` and ``train_log.jsonl``: seconds per step, tokens per
-second, peak RSS, precision, and the held-out functional-token accuracy, valid-call rate and
-exact-call match at every evaluation, with the first step where functional-token accuracy
-reached 95%. Targets (issue 5): >= 99% valid calls and >= 90% exact-call match within 30 minutes.
+Every run is ``python -m training --config configs/training/smollm2-135m-cpu.yaml`` (datagen's
+default MiniWoB++ dataset; held-out ``test_task`` = unseen seeds of the training tasks):
+
+- a speed run adds ``precision=P max_steps=N eval_split=null``: seconds per optimizer step,
+  tokens per second and peak RSS, with nothing but training in the process;
+- a quality run is the default config with ``loss_weight=W``: the held-out functional-token
+  accuracy, valid-call rate and exact-call match (all, query turns, action turns) at every
+  evaluation, the first step with >= 95% functional-token accuracy, and the final evaluation
+  over every held-out turn. Minutes are training minutes (``step_seconds``: optimizer steps
+  only; evaluations are reported apart).
+
+Target (issue 5): the default config reaches >= 99% valid calls and >= 90% exact-call match on
+the held-out seeds within 30 minutes of training. Writes the JSON and a W=1 vs W=5 plot.
 """
 
 from __future__ import annotations
@@ -25,14 +33,16 @@ from targets import Target
 
 CONFIG = "configs/training/smollm2-135m-cpu.yaml"
 VALID, EXACT, MINUTES = 0.99, 0.90, 30.0
+PLOT = REPO / "docs" / "images" / "training_w1_w5.png"
+QUALITY = ("eval_functional_token_accuracy", "eval_valid_call_rate", "eval_exact_call_match",
+           "eval_exact_query_call", "eval_exact_action_call")
 
 
-def train(weight: float, steps: int, eval_steps: int) -> Path:
-    out = REPO / "runs" / "training" / f"bench-w{weight:g}"
+def train(name: str, overrides: list[str]) -> Path:
+    out = REPO / "runs" / "training" / f"bench-{name}"
     command = [sys.executable, "-m", "training", "--config", CONFIG, "--output-dir", str(out),
-               f"loss_weight={weight}", f"max_steps={steps}", f"eval_steps={eval_steps}",
-               f"save_steps={eval_steps}", "logging_steps=2"]
-    print("running:", " ".join(command))
+               *overrides]
+    print("running:", " ".join(command), flush=True)
     subprocess.run(command, cwd=REPO, check=True)
     return out
 
@@ -45,23 +55,31 @@ def summarise(run: Path) -> dict:
     for entry in log:
         if any(k.startswith("eval_") for k in entry):
             merged.setdefault(entry["step"], {"step": entry["step"]}).update(entry)
-    evals = [merged[step] for step in sorted(merged)]
+    evals = [{k: v for k, v in merged[s].items() if k == "step" or k.startswith("eval_")}
+             for s in sorted(merged)]
     train = metrics["train"]
-    seconds = train["seconds"]
+    steps = train["global_step"]
+    seconds = train["step_seconds"]
     reached = next((e["step"] for e in evals
                     if e.get("eval_functional_token_accuracy", 0) >= 0.95), None)
     return {
         "run": str(run), "loss_weight": metrics["config"]["loss_weight"],
-        "precision": metrics["precision"], "steps": train["global_step"],
-        "seconds": round(seconds, 1), "seconds_per_step": round(train["seconds_per_step"], 1),
-        "tokens_per_s": round(float(train["tokens_seen"]) / seconds, 1)
-        if train.get("tokens_seen") else None,
-        "peak_rss_mb": train["peak_rss_mb"],
+        "precision": metrics["precision"], "steps": steps,
+        "epochs": round(steps / max(1, _steps_per_epoch(metrics)), 2),
+        "train_minutes": round(seconds / 60, 1), "wall_minutes": round(train["seconds"] / 60, 1),
+        "stopped_by_time": train.get("stopped_by_time"),
+        "seconds_per_step": round(train["seconds_per_step"], 2),
+        "tokens_per_s": round(train["tokens_per_second"], 1),
+        "peak_rss_mb": round(train["peak_rss_mb"]),
         "steps_to_95_token_accuracy": reached,
-        "evals": [{k: v for k, v in e.items() if k == "step" or k.startswith("eval_")}
-                  for e in evals],
+        "evals": evals,
         "final": metrics["final_eval"],
     }
+
+
+def _steps_per_epoch(metrics: dict) -> int:
+    cfg = metrics["config"]
+    return -(-metrics["data"]["train"]["rendered"] // (cfg["batch_size"] * cfg["grad_accum"]))
 
 
 def targets(runs: list[dict]) -> list[Target]:
@@ -70,14 +88,15 @@ def targets(runs: list[dict]) -> list[Target]:
         final = run["final"]
         valid = final.get("eval_valid_call_rate")
         exact = final.get("eval_exact_call_match")
-        minutes = run["seconds"] / 60
-        measured = (f"valid {valid:.1%}, exact {exact:.1%} after {run['steps']} steps "
-                    f"({minutes:.0f} min)" if valid is not None and exact is not None
-                    else "no generation metrics in the final evaluation")
-        met = (valid is not None and exact is not None and valid >= VALID and exact >= EXACT
-               and minutes <= MINUTES)
-        gaps = [f"valid {VALID - valid:.1%} short" if valid is not None and valid < VALID else "",
-                f"exact {EXACT - exact:.1%} short" if exact is not None and exact < EXACT else "",
+        if valid is None or exact is None:
+            continue
+        minutes = run["train_minutes"]
+        turns = int(final.get("eval_generated", 0))
+        measured = (f"valid {valid:.1%}, exact {exact:.1%} on {turns} held-out turns after "
+                    f"{run['steps']} steps ({minutes:.0f} min of training)")
+        met = valid >= VALID and exact >= EXACT and minutes <= MINUTES
+        gaps = [f"valid {VALID - valid:.1%} short" if valid < VALID else "",
+                f"exact {EXACT - exact:.1%} short" if exact < EXACT else "",
                 f"{minutes - MINUTES:.0f} min over" if minutes > MINUTES else ""]
         out.append(Target(f"SmolLM2-135M on CPU, W={run['loss_weight']:g}",
                           f">= {VALID:.0%} valid calls, >= {EXACT:.0%} exact, <= {MINUTES:.0f} min",
@@ -85,28 +104,71 @@ def targets(runs: list[dict]) -> list[Target]:
     return out
 
 
+def plot(runs: list[dict], path: Path) -> Path | None:
+    """Held-out functional-token accuracy and exact-call match against steps, one line per W."""
+    runs = [r for r in runs if r["evals"]]
+    if not runs:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8), sharey=True)
+    panels = (("eval_functional_token_accuracy", "functional-token accuracy"),
+              ("eval_valid_call_rate", "valid-call rate"),
+              ("eval_exact_call_match", "exact-call match"))
+    for ax, (key, title) in zip(axes, panels, strict=True):
+        for run in sorted(runs, key=lambda r: r["loss_weight"]):
+            points = [(e["step"], e[key]) for e in run["evals"] if key in e]
+            if points:
+                steps, values = zip(*points, strict=True)
+                ax.plot(steps, values, marker=".", label=f"W={run['loss_weight']:g}")
+        ax.set_title(title)
+        ax.set_xlabel("optimizer step")
+        ax.grid(alpha=0.3)
+        ax.legend(loc="lower right", fontsize=8)
+    axes[0].set_ylim(-0.02, 1.02)
+    fig.suptitle("SmolLM2-135M, LoRA, held-out MiniWoB++ seeds", fontsize=10)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--weights", type=float, nargs="*", default=[])
-    parser.add_argument("--steps", type=int, default=40)
-    parser.add_argument("--eval-steps", type=int, default=20)
+    parser.add_argument("--speed", nargs="*", default=[], choices=["fp32", "bf16"],
+                        help="speed runs in these precisions (no evaluation)")
+    parser.add_argument("--speed-steps", type=int, default=10)
+    parser.add_argument("--weights", type=float, nargs="*", default=[],
+                        help="quality runs of the default config with these loss weights")
     parser.add_argument("--runs", nargs="*", default=[], help="finished run folders")
     parser.add_argument("--out", default="benchmarks/results/training.json")
     args = parser.parse_args()
     folders = [Path(r) for r in args.runs]
-    folders += [train(w, args.steps, args.eval_steps) for w in args.weights]
+    folders += [train(f"speed-{p}", [f"precision={p}", f"max_steps={args.speed_steps}",
+                                     "eval_split=null", "save_steps=1000"]) for p in args.speed]
+    folders += [train(f"w{w:g}", [f"loss_weight={w}"]) for w in args.weights]
     if not folders:
-        raise SystemExit("give --weights to train or --runs to summarise finished runs")
+        raise SystemExit("give --speed/--weights to train or --runs to summarise finished runs")
     runs = [summarise(f) for f in folders]
-    print_table("Training runs (held-out test_task)", [
-        "W", "precision", "steps", "s/step", "tokens/s", "peak RSS MB", "token acc",
-        "valid calls", "exact calls"], [
-        [r["loss_weight"], r["precision"], r["steps"], r["seconds_per_step"], r["tokens_per_s"],
-         r["peak_rss_mb"], r["final"].get("eval_functional_token_accuracy"),
-         r["final"].get("eval_valid_call_rate"), r["final"].get("eval_exact_call_match")]
-        for r in runs])
+    print_table("Speed (optimizer steps only)", [
+        "run", "precision", "steps", "s/step", "tokens/s", "peak RSS MB"],
+        [[Path(r["run"]).name, r["precision"], r["steps"], r["seconds_per_step"],
+          r["tokens_per_s"], r["peak_rss_mb"]] for r in runs])
+    quality = [r for r in runs if r["final"]]
+    print_table("Held-out quality (final evaluation, every test_task turn)", [
+        "W", "steps", "epochs", "train min", "token acc", "valid", "exact", "exact query",
+        "exact action", "steps to 95% token acc"],
+        [[r["loss_weight"], r["steps"], r["epochs"], r["train_minutes"],
+          *(r["final"].get(k) for k in QUALITY), r["steps_to_95_token_accuracy"]]
+         for r in quality])
+    figure = plot(quality, PLOT)
     finish({"machine": machine_info(), "runs": runs,
-            "targets": [t.to_dict() for t in targets(runs)]}, args.out)
+            "plot": str(figure.relative_to(REPO)) if figure else None,
+            "targets": [t.to_dict() for t in targets(quality)]}, args.out)
 
 
 if __name__ == "__main__":

@@ -66,6 +66,7 @@ class TrainingConfig:
     max_grad_norm: float = 1.0
     epochs: float = 1.0
     max_steps: int = -1  # > 0 overrides epochs
+    max_minutes: float | None = None  # stop after this many minutes of steps (eval not counted)
     batch_size: int = 2
     grad_accum: int = 4
     gradient_checkpointing: bool = False
@@ -74,6 +75,7 @@ class TrainingConfig:
     save_steps: int = 50
     save_total_limit: int | None = 3
     eval_samples: int = 32  # held-out assistant turns answered by generation at each evaluation
+    final_eval_samples: int | None = None  # ... at the final evaluation (None: every turn)
     eval_max_new_tokens: int = 64
     eval_batch_size: int = 8
     resume: bool = False  # continue from the latest checkpoint in output_dir
@@ -132,6 +134,10 @@ def _number_problems(cfg: TrainingConfig) -> list[str]:
         (cfg.eval_steps >= 1, "eval_steps", "must be at least 1"),
         (cfg.save_steps >= 1, "save_steps", "must be at least 1"),
         (cfg.eval_samples >= 0, "eval_samples", "must be 0 (no generation) or more"),
+        (cfg.final_eval_samples is None or cfg.final_eval_samples >= 0, "final_eval_samples",
+         "must be 0 (no generation), more, or null (every held-out turn)"),
+        (cfg.max_minutes is None or cfg.max_minutes > 0, "max_minutes",
+         "must be positive or null (no time limit)"),
         (cfg.eval_max_new_tokens >= 8, "eval_max_new_tokens", "must be at least 8"),
         (cfg.limit is None or cfg.limit >= 1, "limit", "must be at least 1 or null"),
     ]

@@ -106,14 +106,17 @@ def render_records(
     return examples, stats
 
 
-def eval_prompts(records: Sequence[dict[str, Any]], count: int, seed: int) -> list[EvalPrompt]:
-    """``count`` held-out assistant turns drawn with ``seed`` (the same turns at every eval)."""
+def eval_prompts(
+    records: Sequence[dict[str, Any]], count: int | None, seed: int
+) -> list[EvalPrompt]:
+    """``count`` held-out assistant turns drawn with ``seed`` (the same turns at every eval), or
+    every turn in file order when ``count`` is None."""
     turns = []
     for i, record in enumerate(records):
         for j, message in enumerate(record["messages"]):
             if message.get("role") == "assistant" and message.get("tool_calls"):
                 turns.append((str(record.get("key", i)), record["messages"][:j], message))
-    picked = random.Random(seed).sample(turns, min(count, len(turns)))
+    picked = turns if count is None else random.Random(seed).sample(turns, min(count, len(turns)))
     out = []
     for key, before, message in picked:
         try:

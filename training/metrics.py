@@ -7,7 +7,9 @@ exact-call match by generating answers to held-out prompts.
 - ``generation_metrics``: greedy generation for a fixed sample of held-out assistant turns,
   decoded with ``skip_special_tokens=False`` and parsed by ``pipeline.tools.parse_calls``; a call
   is valid when the first parsed item is a ToolCall, exact when it equals the reference call
-  (name and canonical arguments). ``GenerationEval`` runs it after each evaluation.
+  (name and canonical arguments). Exact match is also split by the reference's kind: query
+  turns (``exact_query_call``: the same search) and action turns (``exact_action_call``: the
+  same element and text). ``GenerationEval`` runs it after each evaluation.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import numpy as np
 import torch
 from transformers import TrainerCallback
 
-from pipeline.tools import ToolCall, parse_calls
+from pipeline.tools import ToolCall, parse_calls, tool_names
 from training.data import EvalPrompt
 from training.render import IGNORE, render_prompt
 
@@ -89,16 +91,28 @@ def generate_answers(
 def generation_metrics(
     model: Any, tokenizer: Any, prompts: Sequence[EvalPrompt], *, max_length: int,
     max_new_tokens: int, batch_size: int,
-) -> dict[str, float]:
-    """``valid_call_rate`` and ``exact_call_match`` over ``prompts``."""
+) -> tuple[dict[str, float], list[dict[str, Any]]]:
+    """``valid_call_rate`` and ``exact_call_match`` (overall, query turns, action turns) over
+    ``prompts``, and one row per prompt: key, reference call, generated text, valid, exact."""
     texts = generate_answers(model, tokenizer, prompts, max_length=max_length,
                              max_new_tokens=max_new_tokens, batch_size=batch_size)
     outcomes = [call_outcome(t, p.reference) for t, p in zip(texts, prompts, strict=True)]
-    return {
+    queries = set(tool_names("query"))
+    is_query = np.array([p.reference.name in queries for p in prompts], dtype=bool)
+    exact = np.array([e for _, e in outcomes], dtype=bool)
+    metrics = {
         "valid_call_rate": _mean(np.array([v for v, _ in outcomes])),
-        "exact_call_match": _mean(np.array([e for _, e in outcomes])),
+        "exact_call_match": _mean(exact),
+        "exact_query_call": _mean(exact[is_query]),
+        "exact_action_call": _mean(exact[~is_query]),
         "generated": float(len(outcomes)),
     }
+    rows = [{"key": p.key, "reference": {"name": p.reference.name,
+                                         "arguments": p.reference.arguments},
+             "generated": text.split(tokenizer.eos_token)[0] if tokenizer.eos_token else text,
+             "valid": valid, "exact": hit}
+            for p, text, (valid, hit) in zip(prompts, texts, outcomes, strict=True)]
+    return metrics, rows
 
 
 class GenerationEval(TrainerCallback):
@@ -108,14 +122,15 @@ class GenerationEval(TrainerCallback):
     def __init__(self, tokenizer: Any, prompts: Sequence[EvalPrompt], *, max_length: int,
                  max_new_tokens: int, batch_size: int) -> None:
         self.tokenizer = tokenizer
-        self.prompts = list(prompts)
+        self.prompts = list(prompts)  # replaceable, e.g. by a larger set for the final evaluation
+        self.last: list[dict[str, Any]] = []  # the latest evaluation's rows, one per prompt
         self.options = {"max_length": max_length, "max_new_tokens": max_new_tokens,
                         "batch_size": batch_size}
 
     def on_evaluate(self, args, state, control, model=None, metrics=None, **kwargs):
         if not self.prompts or model is None:
             return
-        found = generation_metrics(model, self.tokenizer, self.prompts, **self.options)
+        found, self.last = generation_metrics(model, self.tokenizer, self.prompts, **self.options)
         entry = {f"eval_{key}": value for key, value in found.items()}
         if metrics is not None:
             metrics.update(entry)

@@ -9,7 +9,8 @@ generation, and the trainer (``WeightedSFTTrainer``) with TRL's defaults set exp
 train: ``trainer.train``, resuming from ``resume_from_checkpoint`` or the latest ``checkpoint-N``
 when ``resume=true``; checkpoints every ``save_steps``, evaluation every ``eval_steps``.
 save: in ``output_dir``: ``adapter/`` (adapter + tokenizer + run info), ``merged/`` when
-``merge=true``, ``metrics.json``, ``train_log.jsonl``, ``training_curves.png``, ``README.md``.
+``merge=true``, ``metrics.json``, ``train_log.jsonl``, ``training_curves.png``, ``README.md``,
+and ``generations.jsonl`` (the final evaluation's answers, reference and verdict per turn).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pipeline.config import config_to_dict
 from pipeline.errors import PagescoutError
 from pipeline.tools import functional_tokens
 from training import report
+from training.budget import TimeBudget
 from training.checkpoint import save_run_info, with_lora
 from training.config import TrainingConfig
 from training.data import Collator, RenderSettings, eval_prompts, load_split, render_records
@@ -42,6 +44,8 @@ class Run:
     base_folder: Path
     precision: str
     data: dict[str, Any]
+    eval_records: list[dict[str, Any]]
+    generation: GenerationEval
 
 
 def main(cfg: TrainingConfig) -> dict[str, Any]:
@@ -67,27 +71,26 @@ def setup(cfg: TrainingConfig) -> Run:
     train_set, train_info = _rendered(cfg, "train", cfg.train_split, cfg.limit, tokenizer,
                                       settings)
     data = {"train": train_info}
-    eval_set, prompts = None, []
+    eval_set, records = None, []
     if cfg.eval_split is not None:
         eval_set, data["eval"] = _rendered(cfg, "eval", cfg.eval_split, cfg.eval_limit,
                                            tokenizer, settings)
         records, _ = load_split(cfg.dataset_dir, cfg.eval_split)
-        prompts = eval_prompts(records, cfg.eval_samples, cfg.seed)
+    generation = GenerationEval(tokenizer, eval_prompts(records, cfg.eval_samples, cfg.seed),
+                                max_length=cfg.max_length, max_new_tokens=cfg.eval_max_new_tokens,
+                                batch_size=cfg.eval_batch_size)
     trainer = WeightedSFTTrainer(
         model=model, args=sft_config(cfg, precision, has_eval=eval_set is not None),
         train_dataset=Dataset.from_list(train_set),
         eval_dataset=Dataset.from_list(eval_set) if eval_set else None,
         processing_class=tokenizer, data_collator=Collator(tokenizer.pad_token_id, cfg.packing),
         compute_metrics=compute_metrics_for(new_ids), preprocess_logits_for_metrics=argmax_logits,
-        callbacks=[GenerationEval(tokenizer, prompts, max_length=cfg.max_length,
-                                  max_new_tokens=cfg.eval_max_new_tokens,
-                                  batch_size=cfg.eval_batch_size),
-                   report.JsonlLog(cfg.output_dir)],
+        callbacks=[generation, TimeBudget(cfg.max_minutes), report.JsonlLog(cfg.output_dir)],
     )
     if trainer.is_world_process_zero():
         Path(cfg.output_dir).mkdir(parents=True, exist_ok=True)
         save_run_info(cfg.output_dir, cfg.model, base_folder)
-    return Run(cfg, trainer, tokenizer, base_folder, precision, data)
+    return Run(cfg, trainer, tokenizer, base_folder, precision, data, records, generation)
 
 
 def train(run: Run) -> tuple[float, int]:
@@ -102,21 +105,27 @@ def train(run: Run) -> tuple[float, int]:
 def save(run: Run, seconds: float, steps: int) -> dict[str, Any]:
     """Adapter, optional merged model, final held-out metrics and the reports."""
     cfg, trainer = run.cfg, run.trainer
-    final = trainer.evaluate() if cfg.eval_split is not None else {}
+    final = {}
+    if cfg.eval_split is not None:
+        run.generation.prompts = eval_prompts(run.eval_records, cfg.final_eval_samples, cfg.seed)
+        final = trainer.evaluate()
     out = Path(cfg.output_dir)
     adapter_dir = out / "adapter"
     trainer.save_model(str(adapter_dir))
     if not trainer.is_world_process_zero():
         return {}
     save_run_info(adapter_dir, cfg.model, run.base_folder)
-    state = trainer.state
+    state, budget = trainer.state, TimeBudget.of(trainer)
+    tokens = trainer.tokens_trained
     summary = {
         "config": config_to_dict(cfg), "base_model": cfg.model or "SmolLM2-135M-Instruct",
         "base_folder": str(run.base_folder), "precision": run.precision,
         "functional_tokens": functional_tokens(), "data": run.data,
         "train": {"global_step": state.global_step, "seconds": seconds,
-                  "seconds_per_step": seconds / steps if steps > 0 else None,
-                  "tokens_seen": _last(state.log_history, "num_tokens"),
+                  "step_seconds": budget.spent, "stopped_by_time": budget.exhausted,
+                  "seconds_per_step": budget.session / steps if steps > 0 else None,
+                  "tokens_seen": tokens,  # by this process (a resumed run: since resuming)
+                  "tokens_per_second": tokens / budget.session if budget.session else None,
                   "peak_rss_mb": peak_rss_mb()},
         "final_eval": {k: v for k, v in final.items() if isinstance(v, (int, float))},
         "adapter_dir": str(adapter_dir), "versions": versions(),
@@ -124,6 +133,7 @@ def save(run: Run, seconds: float, steps: int) -> dict[str, Any]:
     if cfg.merge:
         summary["merged_dir"] = str(merge(trainer.model, run.tokenizer, out / "merged"))
     report.write_metrics(out / report.METRICS_FILE, summary)
+    report.write_generations(out / report.GENERATIONS_FILE, run.generation.last)
     report.plot_curves(state.log_history, out / report.PLOT_FILE)
     (out / report.CARD_FILE).write_text(report.model_card(summary), encoding="utf-8")
     return summary
@@ -152,6 +162,7 @@ def sft_config(cfg: TrainingConfig, precision: str, *, has_eval: bool) -> Any:
         eval_strategy=evaluating, eval_steps=cfg.eval_steps,
         save_strategy="steps", save_steps=cfg.save_steps, save_total_limit=cfg.save_total_limit,
         report_to="none", disable_tqdm=not cfg.progress, dataloader_num_workers=0,
+        restore_callback_states_from_checkpoint=True,  # TimeBudget's minutes carry over
     )
 
 
@@ -214,8 +225,3 @@ def _rendered(cfg, role, split, limit, tokenizer, settings) -> tuple[list[dict],
                              f"({len(bad)} bad lines, {len(stats.rejected)} not renderable); "
                              "check datagen's output or raise max_length")
     return examples, info
-
-
-def _last(history: list[dict[str, Any]], key: str) -> Any:
-    return next((entry[key] for entry in reversed(history) if key in entry), None)
-

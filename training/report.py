@@ -1,5 +1,6 @@
 """What a training run leaves next to its adapter: ``train_log.jsonl``, ``metrics.json``,
-``training_curves.png`` and a ``README.md`` model card.
+``training_curves.png``, a ``README.md`` model card and the final evaluation's
+``generations.jsonl``.
 
 ``JsonlLog`` mirrors the trainer's log history (training logs, evaluations, generation metrics)
 into ``train_log.jsonl`` as it grows; a resumed run rewrites the file from the restored history
@@ -19,6 +20,7 @@ LOG_FILE = "train_log.jsonl"
 METRICS_FILE = "metrics.json"
 PLOT_FILE = "training_curves.png"
 CARD_FILE = "README.md"
+GENERATIONS_FILE = "generations.jsonl"
 
 
 class JsonlLog(TrainerCallback):
@@ -94,6 +96,14 @@ def plot_curves(history: list[dict[str, Any]], path: str | Path) -> Path:
     return Path(path)
 
 
+def write_generations(path: str | Path, rows: list[dict[str, Any]]) -> Path:
+    """One JSON line per held-out turn of the final evaluation (what the model wrote, and why it
+    counted or not)."""
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+    return Path(path)
+
+
 def write_metrics(path: str | Path, summary: dict[str, Any]) -> Path:
     Path(path).write_text(json.dumps(summary, indent=2, default=str) + "\n", encoding="utf-8")
     return Path(path)
@@ -115,8 +125,9 @@ weighted cross-entropy (W = {cfg['loss_weight']} on functional tokens).
 
 - Data: `{cfg['dataset_dir']}` split `{cfg['train_split']}` ({summary['data']['train']['rendered']}
   conversations, {summary['data']['train']['tokens']} tokens); held-out split `{cfg['eval_split']}`.
-- Steps: {summary['train']['global_step']}, {summary['train']['seconds']:.0f} s,
-  precision {summary['precision']}, max_length {cfg['max_length']}.
+- Steps: {summary['train']['global_step']} in {summary['train']['step_seconds'] / 60:.1f} min of
+  training ({summary['train']['seconds'] / 60:.1f} min with evaluations), precision
+  {summary['precision']}, max_length {cfg['max_length']}.
 
 ## Held-out metrics (final)
 

@@ -92,6 +92,11 @@ class WeightedSFTTrainer(SFTTrainer):
             self._count_tokens(inputs)
         return (loss, outputs) if return_outputs else loss
 
+    @property
+    def tokens_trained(self) -> int:
+        """Tokens (padding excluded) of every training micro-batch this process has run."""
+        return self._total_train_tokens
+
     def _count_tokens(self, inputs: dict[str, Any]) -> None:
         """Tokens seen, logged as ``num_tokens`` (TRL's own metric, for tokens/s)."""
         mask = inputs.get("attention_mask")

@@ -18,6 +18,11 @@ Flow of one step (every random choice from the step's rng, so a seed fixes the t
    last result. If nothing found it, the action goes to the top result and ``meta.found`` is
    false: the verifier rejects it.
 
+``policy: canonical`` takes every random choice out of the calls: no preface, no
+``max_results``, the most specific query template that applies, and the same refinements --
+one query per situation, a function of what the model sees, which a small student can imitate
+exactly (the rationale text still varies). ``varied`` (the default) draws them from the rng.
+
 A query "finds" the target when a positive ref is among its first ``max_rank`` results.
 ``meta`` records the template, preface, queries written, refinements and whether it was found.
 """
@@ -26,7 +31,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from datagen.records import Mode, Step, Trajectory
 from datagen.teachers import rationale
@@ -44,6 +49,7 @@ _SMALL_LIMITS = (5, 10)
 
 @dataclass(slots=True)
 class OracleConfig:
+    policy: Literal["varied", "canonical"] = "varied"  # canonical: no random choice in calls
     summary_prob: float = 0.15  # get_page_summary before the first query
     region_prob: float = 0.10  # get_region of a landmark the task names before the first query
     hybrid_direct: float = 0.7  # hybrid: act directly when the outline shows the target
@@ -102,6 +108,10 @@ class _Run:
     seen: str = ""
     last: ToolResult | None = None
 
+    @property
+    def canonical(self) -> bool:
+        return self.config.policy == "canonical"
+
     def play(self, mode: Mode) -> None:
         self.seen = self.convo.observation
         shown = [ref for ref in self.targets if f"[{ref}]" in self.seen]
@@ -110,9 +120,10 @@ class _Run:
         if shown and direct:
             self.meta |= {"template": "direct", "found": True}
             return self._act(shown[0], "page")
-        self._preface()
+        if not self.canonical:
+            self._preface()
         c = cues(self.step, self.page, self.targets[0], self.seen)
-        template, args = first_query(c, self.rng, self.config.templates)
+        template, args = first_query(c, self.rng, self.config.templates, self.canonical)
         self.meta["template"] = template
         args = self._limit(args)
         found = self._query(args, rationale.query_intent(args, c.op, c.value, self.rng))
@@ -143,7 +154,7 @@ class _Run:
 
     def _refine(self, c: Cues, first: dict[str, Any]) -> int | None:
         tried = [first]
-        for why, args in refinements(c, first, self.page, self.rng):
+        for why, args in refinements(c, first, self.page, None if self.canonical else self.rng):
             if self.meta["queries"] >= self.config.max_queries:
                 break
             if args in tried or self._rank(args) is None:
@@ -171,7 +182,7 @@ class _Run:
 
     def _limit(self, args: dict[str, Any]) -> dict[str, Any]:
         """Sometimes a smaller ``max_results``, when the target still fits in it."""
-        if self.rng.random() >= self.config.limit_prob:
+        if self.canonical or self.rng.random() >= self.config.limit_prob:
             return args
         limit = self.rng.choice(_SMALL_LIMITS)
         rank = self._rank(args)

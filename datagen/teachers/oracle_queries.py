@@ -5,9 +5,11 @@ quoted phrase (``query_from_instruction``), the target's visible label only when
 earlier observation/tool result shows it, the role when the task implies it (typing needs a
 textbox, "the OK button"), a landmark or heading the task names. Never the target's ref.
 
-``first_query`` builds one query in a template picked by the seeded rng; ``refinements`` lists
-the follow-ups a model would try after a miss (drop a filter, add the role, other task words,
-list every element of the role), best first. Templates and their default weights::
+``first_query`` builds one query in a template picked by the seeded rng (``canonical``: the most
+specific template that applies, in ``CANONICAL_ORDER``, with no random choice left in it);
+``refinements`` lists the follow-ups a model would try after a miss (drop a filter, add the role,
+other task words, list every element of the role), best first. Templates and their default
+weights::
 
     text          {"text": phrase}                                       0.30
     text_role     {"text": phrase, "role": role}                         0.25
@@ -32,6 +34,7 @@ from pipeline.query.text import analyse, words
 TEMPLATES: dict[str, float] = {
     "text": 0.30, "text_role": 0.25, "keywords": 0.20, "instruction": 0.10, "scoped": 0.15,
 }  # fmt: skip
+CANONICAL_ORDER = ("scoped", "text_role", "text", "keywords", "instruction")
 ROLES = ("button", "link", "textbox", "checkbox", "radio", "combobox", "tab", "option",
          "menuitem", "slider", "spinbutton", "switch", "treeitem")
 _ROLE_WORDS = {
@@ -85,18 +88,23 @@ def cues(step: Step, page: DistilledPage, target: int, seen: str) -> Cues:
     return found
 
 
-def first_query(c: Cues, rng: random.Random, weights: dict[str, float]) -> tuple[str, dict]:
+def first_query(c: Cues, rng: random.Random, weights: dict[str, float],
+                canonical: bool = False) -> tuple[str, dict]:
     """(template name, query_elements arguments) for the first query of a step."""
     usable = {name: w for name, w in weights.items() if _applies(name, c) and w > 0}
     if not usable:
         return "instruction", dict(c.instruction_args) or {"text": c.phrase}
-    name = rng.choices(list(usable), weights=list(usable.values()))[0]
-    return name, _build(name, c, rng)
+    if canonical:
+        name = next(n for n in CANONICAL_ORDER if n in usable)
+    else:
+        name = rng.choices(list(usable), weights=list(usable.values()))[0]
+    return name, _build(name, c, None if canonical else rng)
 
 
 def refinements(c: Cues, first: dict[str, Any], page: DistilledPage,
-                rng: random.Random) -> list[tuple[str, dict]]:
-    """Follow-up queries after a miss, each with a short description of the change."""
+                rng: random.Random | None) -> list[tuple[str, dict]]:
+    """Follow-up queries after a miss, each with a short description of the change (``rng``
+    None: canonical, no random choice)."""
     out: list[tuple[str, dict]] = []
     looser = {k: v for k, v in first.items()
               if k not in ("role", "within_landmark", "near_heading", "max_results")}
@@ -145,7 +153,9 @@ def _applies(name: str, c: Cues) -> bool:
     return True
 
 
-def _build(name: str, c: Cues, rng: random.Random) -> dict[str, Any]:
+def _build(name: str, c: Cues, rng: random.Random | None) -> dict[str, Any]:
+    """The template's arguments; random choices from ``rng``, or none when it is None (the
+    landmark before the heading, the role whenever the task implies one)."""
     if name == "instruction":
         return dict(c.instruction_args)
     if name == "keywords":
@@ -154,16 +164,16 @@ def _build(name: str, c: Cues, rng: random.Random) -> dict[str, Any]:
     if name == "text_role":
         args["role"] = c.role
     elif name == "scoped":
-        scopes = [("within_landmark", c.landmark), ("near_heading", c.heading)]
-        key, value = rng.choice([s for s in scopes if s[1]])
+        scopes = [s for s in (("within_landmark", c.landmark), ("near_heading", c.heading)) if s[1]]
+        key, value = rng.choice(scopes) if rng else scopes[0]
         args[key] = value
-        if c.role and rng.random() < 0.5:
+        if c.role and (rng is None or rng.random() < 0.5):
             args["role"] = c.role
     return args
 
 
-def _keywords(c: Cues, rng: random.Random) -> dict[str, Any]:
-    high, low = rng.choice(_WEIGHT_SCALES)
+def _keywords(c: Cues, rng: random.Random | None) -> dict[str, Any]:
+    high, low = rng.choice(_WEIGHT_SCALES) if rng else _WEIGHT_SCALES[0]
     weights: dict[str, float] = {}
     if c.phrase and len(c.phrase.split()) > 1:
         weights[c.phrase] = high

@@ -174,3 +174,33 @@ def test_oracle_config_is_validated_up_front(tmp_path):
     assert "nonsense" in str(caught.value)
     with pytest.raises(FormatError, match="openai.client.model"):
         load_config(TeacherConfig, None, ["kind=openai"])
+
+
+CANONICAL = OracleTeacher(OracleConfig(policy="canonical"))
+
+
+def _calls(trajectory: Trajectory) -> list[dict]:
+    return [m["tool_calls"][0]["function"] for m in trajectory.messages if m["role"] == "assistant"]
+
+
+def test_canonical_calls_do_not_depend_on_the_seed():
+    """One query per situation: every seed writes the same calls (only the rationale varies)."""
+    for step, page_ in retrieval_steps()[:40]:
+        calls = {json.dumps(_calls(propose(step, page_, seed=seed, teacher=CANONICAL)),
+                            sort_keys=True) for seed in range(4)}
+        assert len(calls) == 1, step.task
+
+
+def test_canonical_takes_the_most_specific_template_and_still_finds_targets():
+    trajectories = [(step, page_, propose(step, page_, teacher=CANONICAL))
+                    for step, page_ in retrieval_steps()]
+    for step, _, trajectory in trajectories:
+        first = _calls(trajectory)[0]
+        assert first["name"] == "query_elements", step.task  # no preface
+        assert "max_results" not in first["arguments"], step.task
+        if trajectory.meta["template"] == "text":  # text_role and scoped did not apply
+            assert set(first["arguments"]) == {"text"}, step.task
+    templates = Counter(t.meta["template"] for _, _, t in trajectories)
+    assert templates["scoped"] and templates["text_role"] and templates["text"]
+    found = sum(t.meta["found"] for _, _, t in trajectories)
+    assert found / len(trajectories) >= 0.9, templates

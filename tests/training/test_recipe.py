@@ -41,6 +41,9 @@ def test_outputs_written(run):
     assert metrics["train"]["global_step"] == 4
     assert set(metrics["final_eval"]) >= {"eval_loss", "eval_functional_token_accuracy",
                                           "eval_valid_call_rate", "eval_exact_call_match"}
+    assert metrics["final_eval"]["eval_generated"] == 4  # every held-out turn (2 x 2) at the end
+    assert {"eval_exact_query_call", "eval_exact_action_call"} <= set(metrics["final_eval"])
+    assert 0 < metrics["train"]["step_seconds"] <= metrics["train"]["seconds"]
     assert "| eval_loss |" in (out / "README.md").read_text()
 
 
@@ -88,3 +91,11 @@ def test_trained_adapter_and_merged_model_generate_the_same(run):
         with torch.no_grad():
             results.append(model(input_ids=ids).logits[0, -1])
     assert torch.allclose(results[0], results[1], atol=1e-3)
+
+
+def test_time_budget_stops_training_and_saves(tmp_path, dataset_dir, base_folder):
+    common = [f"dataset_dir={dataset_dir}", f"output_dir={tmp_path}", *SMALL]
+    summary = main(load_training_config(None, [*common, "max_steps=50", "max_minutes=1e-4",
+                                               "eval_samples=0", "final_eval_samples=0"]))
+    assert summary["train"]["global_step"] == 1 and summary["train"]["stopped_by_time"]
+    assert (tmp_path / "checkpoint-1").is_dir() and (tmp_path / "adapter").is_dir()
