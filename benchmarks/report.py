@@ -220,8 +220,11 @@ def datagen_section(datagen: dict[str, Any] | None) -> list[str]:
             markdown_table(["query", "R@1", "R@5", "R@10", "R@20"], recall)]
 
 
-CURVES_NOTE = ("Held-out metrics at each evaluation (32 sampled turns; the last row of a run is "
-               "the final evaluation over every turn):")
+W_CURVES_NOTE = ("W=1 against W=5 (short runs, the same config with `max_steps` and frequent "
+                 "evaluations on 16 turns):")
+CURVES_NOTE = ("Held-out metrics at each evaluation (32 sampled turns in the quality run, 16 in "
+               "the short runs; a quality run's last row is its final evaluation over every "
+               "turn):")
 TRAINING_QUALITY = ("eval_functional_token_accuracy", "eval_valid_call_rate",
                     "eval_exact_call_match", "eval_exact_query_call", "eval_exact_action_call")
 
@@ -232,14 +235,18 @@ def training_section(training: dict[str, Any] | None) -> list[str]:
     runs = training["runs"]
     speed = [[Path(r["run"]).name, r["loss_weight"], r["precision"], r["steps"],
               r["seconds_per_step"], r["tokens_per_s"], r["peak_rss_mb"]] for r in runs]
-    quality = [r for r in runs if r["final"]]
+    quality = [r for r in runs if r.get("kind", "quality") == "quality" and r["final"]]
+    short = [r for r in runs if r.get("kind") == "curve"]
+    reached = [[r["loss_weight"], r["steps"], r["evals"][0]["step"] if r["evals"] else None,
+                r["steps_to_95_token_accuracy"],
+                _percent(r["final"].get("eval_functional_token_accuracy"))] for r in short]
     finals = [[r["loss_weight"], r["steps"], r["epochs"], r["train_minutes"], r["wall_minutes"],
                *(_percent(r["final"].get(k)) for k in TRAINING_QUALITY),
                int(r["final"].get("eval_generated", 0)), r["steps_to_95_token_accuracy"]]
               for r in quality]
-    curves = [[r["loss_weight"], e["step"], e.get("eval_loss"),
+    curves = [[Path(r["run"]).name, r["loss_weight"], e["step"], e.get("eval_loss"),
                *(_percent(e.get(k)) for k in TRAINING_QUALITY)]
-              for r in quality for e in r["evals"]]
+              for r in quality + short for e in r["evals"]]
     note = (f"Command: `{training['command']}` (config `configs/training/smollm2-135m-cpu.yaml`, "
             "datagen's MiniWoB++ dataset, held-out `test_task` episodes).")
     out = ["", "## Training: SmolLM2-135M-Instruct, LoRA, on this CPU", "", note, "",
@@ -252,11 +259,15 @@ def training_section(training: dict[str, Any] | None) -> list[str]:
                                 "functional-token acc %", "valid calls %", "exact calls %",
                                 "exact query %", "exact action %", "turns",
                                 "steps to 95% token acc"], finals), ""]
+    if reached:
+        out += [W_CURVES_NOTE, "",
+                markdown_table(["W", "steps", "evaluated every", "steps to 95% token acc",
+                                "functional-token acc % at the end"], reached), ""]
     if training.get("plot"):
         out += [f"![held-out metrics against steps, W=1 vs W=5](../{training['plot']})", ""]
     if curves:
         out += [CURVES_NOTE, "",
-                markdown_table(["W", "step", "eval loss", "functional-token acc %",
+                markdown_table(["run", "W", "step", "eval loss", "functional-token acc %",
                                 "valid calls %", "exact calls %", "exact query %",
                                 "exact action %"], curves)]
     return out

@@ -1,7 +1,8 @@
 """Training on this CPU: speed per precision, and held-out tool-call quality against steps per W.
 
     python benchmarks/training_benchmark.py --speed fp32 bf16 --speed-steps 10   # speed runs
-    python benchmarks/training_benchmark.py --weights 5 1                         # quality runs
+    python benchmarks/training_benchmark.py --weights 5                           # quality run
+    python benchmarks/training_benchmark.py --curves 5 1 --curve-steps 60         # W curves
     python benchmarks/training_benchmark.py --runs runs/training/bench-w5 ...     # summarise only
                                             [--out benchmarks/results/training.json]
 
@@ -12,9 +13,11 @@ default MiniWoB++ dataset; held-out ``test_task`` = unseen seeds of the training
   tokens per second and peak RSS, with nothing but training in the process;
 - a quality run is the default config with ``loss_weight=W``: the held-out functional-token
   accuracy, valid-call rate and exact-call match (all, query turns, action turns) at every
-  evaluation, the first step with >= 95% functional-token accuracy, and the final evaluation
-  over every held-out turn. Minutes are training minutes (``step_seconds``: optimizer steps
-  only; evaluations are reported apart).
+  evaluation, and the final evaluation over every held-out turn. Minutes are training minutes
+  (``step_seconds``: optimizer steps only; evaluations are reported apart);
+- a curve run is a short run of the same config (``max_steps=N``: warmup, then the cosine decay
+  over N steps; evaluation every few steps on 16 turns) for each W: the first step with >= 95%
+  held-out functional-token accuracy.
 
 Target (issue 5): the default config reaches >= 99% valid calls and >= 90% exact-call match on
 the held-out seeds within 30 minutes of training. Writes the JSON and a W=1 vs W=5 plot.
@@ -63,7 +66,8 @@ def summarise(run: Path) -> dict:
     reached = next((e["step"] for e in evals
                     if e.get("eval_functional_token_accuracy", 0) >= 0.95), None)
     return {
-        "run": str(run), "loss_weight": metrics["config"]["loss_weight"],
+        "run": str(run), "kind": _kind(run, metrics),
+        "loss_weight": metrics["config"]["loss_weight"],
         "precision": metrics["precision"], "steps": steps,
         "epochs": round(steps / max(1, _steps_per_epoch(metrics)), 2),
         "train_minutes": round(seconds / 60, 1), "wall_minutes": round(train["seconds"] / 60, 1),
@@ -75,6 +79,13 @@ def summarise(run: Path) -> dict:
         "evals": evals,
         "final": metrics["final_eval"],
     }
+
+
+def _kind(run: Path, metrics: dict) -> str:
+    """speed (no evaluation), curve (a short run for the W comparison) or quality."""
+    if not metrics["final_eval"]:
+        return "speed"
+    return "curve" if run.name.startswith("bench-curve") else "quality"
 
 
 def _steps_per_epoch(metrics: dict) -> int:
@@ -144,6 +155,10 @@ def main() -> None:
     parser.add_argument("--speed-steps", type=int, default=10)
     parser.add_argument("--weights", type=float, nargs="*", default=[],
                         help="quality runs of the default config with these loss weights")
+    parser.add_argument("--curves", type=float, nargs="*", default=[],
+                        help="short runs with frequent evaluations, one per loss weight")
+    parser.add_argument("--curve-steps", type=int, default=60)
+    parser.add_argument("--curve-eval-steps", type=int, default=10)
     parser.add_argument("--runs", nargs="*", default=[], help="finished run folders")
     parser.add_argument("--out", default="benchmarks/results/training.json")
     args = parser.parse_args()
@@ -151,21 +166,30 @@ def main() -> None:
     folders += [train(f"speed-{p}", [f"precision={p}", f"max_steps={args.speed_steps}",
                                      "eval_split=null", "save_steps=1000"]) for p in args.speed]
     folders += [train(f"w{w:g}", [f"loss_weight={w}"]) for w in args.weights]
+    folders += [train(f"curve-w{w:g}", [
+        f"loss_weight={w}", f"max_steps={args.curve_steps}", "max_minutes=null",
+        f"eval_steps={args.curve_eval_steps}", "save_steps=1000",
+        "eval_samples=16", "final_eval_samples=16", "eval_limit=32"]) for w in args.curves]
     if not folders:
-        raise SystemExit("give --speed/--weights to train or --runs to summarise finished runs")
+        raise SystemExit("give --speed/--weights/--curves to train or --runs to summarise runs")
     runs = [summarise(f) for f in folders]
     print_table("Speed (optimizer steps only)", [
         "run", "precision", "steps", "s/step", "tokens/s", "peak RSS MB"],
         [[Path(r["run"]).name, r["precision"], r["steps"], r["seconds_per_step"],
           r["tokens_per_s"], r["peak_rss_mb"]] for r in runs])
-    quality = [r for r in runs if r["final"]]
+    quality = [r for r in runs if r["kind"] == "quality"]
+    curves = [r for r in runs if r["kind"] == "curve"]
+    print_table("Steps to 95% held-out functional-token accuracy", [
+        "W", "steps", "evaluated every", "steps to 95%", "token acc at the end"],
+        [[r["loss_weight"], r["steps"], r["evals"][0]["step"] if r["evals"] else None,
+          r["steps_to_95_token_accuracy"], r["final"].get(QUALITY[0])] for r in curves])
     print_table("Held-out quality (final evaluation, every test_task turn)", [
         "W", "steps", "epochs", "train min", "token acc", "valid", "exact", "exact query",
         "exact action", "steps to 95% token acc"],
         [[r["loss_weight"], r["steps"], r["epochs"], r["train_minutes"],
           *(r["final"].get(k) for k in QUALITY), r["steps_to_95_token_accuracy"]]
          for r in quality])
-    figure = plot(quality, PLOT)
+    figure = plot(curves or quality, PLOT)
     finish({"machine": machine_info(), "runs": runs,
             "plot": str(figure.relative_to(REPO)) if figure else None,
             "targets": [t.to_dict() for t in targets(quality)]}, args.out)
