@@ -16,7 +16,7 @@ default MiniWoB++ dataset; held-out ``test_task`` = unseen seeds of the training
   evaluation, and the final evaluation over every held-out turn. Minutes are training minutes
   (``step_seconds``: optimizer steps only; evaluations are reported apart);
 - a curve run is a short run of the same config (``max_steps=N``: warmup, then the cosine decay
-  over N steps; evaluation every few steps on 16 turns) for each W: the first step with >= 95%
+  over N steps; evaluation every few steps: loss and token accuracy on 32 conversations, 8 generated turns) for each W: the first step with >= 95%
   held-out functional-token accuracy.
 
 Target (issue 5): the default config reaches >= 99% valid calls and >= 90% exact-call match on
@@ -169,7 +169,7 @@ def main() -> None:
     folders += [train(f"curve-w{w:g}", [
         f"loss_weight={w}", f"max_steps={args.curve_steps}", "max_minutes=null",
         f"eval_steps={args.curve_eval_steps}", "save_steps=1000",
-        "eval_samples=16", "final_eval_samples=16", "eval_limit=32"]) for w in args.curves]
+        "eval_samples=8", "final_eval_samples=8", "eval_limit=32"]) for w in args.curves]
     if not folders:
         raise SystemExit("give --speed/--weights/--curves to train or --runs to summarise runs")
     runs = [summarise(f) for f in folders]

@@ -6,7 +6,9 @@ Only the steps count (forward, backward, optimizer), not evaluation, checkpoint 
 setup before training: "30 minutes of training" means the same on a run that evaluates every 10
 steps and on one that never does. When the budget is spent the trainer stops after the current
 step and saves a checkpoint; ``save`` then runs the final evaluation as usual. The minutes spent
-are part of the checkpoint's trainer state, so a resumed run continues the same budget.
+are part of the checkpoint's trainer state (``stateful_callbacks``), so a resumed run continues
+the same budget; the limit is always the one configured now (``max_minutes=60`` on resume grants
+the extra time).
 """
 
 from __future__ import annotations
@@ -30,6 +32,13 @@ class TimeBudget(TrainerCallback, ExportableState):
     def exhausted(self) -> bool:
         return self.minutes is not None and self.spent >= self.minutes * 60
 
+    def on_train_begin(self, args, state, control, **kwargs):
+        """Take over the minutes a resumed checkpoint had spent (0 on a fresh start)."""
+        saved = state.stateful_callbacks.get(type(self).__name__)
+        saved = saved[0] if isinstance(saved, list) else saved
+        if saved:
+            self.spent = max(self.spent, float(saved.get("attributes", {}).get("spent", 0.0)))
+
     def on_step_begin(self, args, state, control, **kwargs):
         self._started = time.perf_counter()
 
@@ -45,7 +54,7 @@ class TimeBudget(TrainerCallback, ExportableState):
 
     @classmethod
     def of(cls, trainer) -> TimeBudget:
-        """The trainer's budget (resuming replaces the callback with one rebuilt from state)."""
+        """The trainer's budget callback."""
         return next(c for c in trainer.callback_handler.callbacks if isinstance(c, cls))
 
     def state(self) -> dict:

@@ -65,24 +65,35 @@ def call_outcome(text: str, reference: ToolCall) -> tuple[bool, bool]:
 @torch.no_grad()
 def generate_answers(
     model: Any, tokenizer: Any, prompts: Sequence[EvalPrompt], *, max_length: int,
-    max_new_tokens: int, batch_size: int,
+    max_new_tokens: int, batch_size: int, progress: bool = False, bf16: bool = False,
 ) -> list[str]:
-    """Greedy continuations of each prompt, decoded with special tokens kept."""
+    """Greedy continuations of each prompt (in input order), decoded with special tokens kept.
+    Prompts are batched by length (little padding); ``bf16`` runs them under bf16 autocast, as
+    the model trained."""
+    from tqdm.auto import tqdm
+
     was_training = model.training
     model.eval()
     device = next(model.parameters()).device
-    texts = []
-    for start in range(0, len(prompts), batch_size):
-        chunk = [render_prompt(p.messages, tokenizer, max_length=max_length - max_new_tokens)
-                 for p in prompts[start:start + batch_size]]
+    rendered = [render_prompt(p.messages, tokenizer, max_length=max_length - max_new_tokens)
+                for p in prompts]
+    order = sorted(range(len(rendered)), key=lambda i: len(rendered[i]))
+    texts: list[str] = [""] * len(rendered)
+    pad = tokenizer.pad_token_id
+    for start in tqdm(range(0, len(order), batch_size), desc="generate", unit="batch",
+                      disable=not progress, leave=False):
+        batch = order[start:start + batch_size]
+        chunk = [rendered[i] for i in batch]
         width = max(len(ids) for ids in chunk)
-        pad = tokenizer.pad_token_id
         ids = torch.tensor([[pad] * (width - len(c)) + c for c in chunk], device=device)
         mask = torch.tensor([[0] * (width - len(c)) + [1] * len(c) for c in chunk], device=device)
-        out = model.generate(input_ids=ids, attention_mask=mask, max_new_tokens=max_new_tokens,
-                             do_sample=False, use_cache=True, pad_token_id=pad,
-                             eos_token_id=tokenizer.eos_token_id)
-        texts += tokenizer.batch_decode(out[:, width:], skip_special_tokens=False)
+        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=bf16):
+            out = model.generate(input_ids=ids, attention_mask=mask,
+                                 max_new_tokens=max_new_tokens, do_sample=False, use_cache=True,
+                                 pad_token_id=pad, eos_token_id=tokenizer.eos_token_id)
+        for i, text in zip(batch, tokenizer.batch_decode(out[:, width:],
+                                                         skip_special_tokens=False), strict=True):
+            texts[i] = text
     if was_training:
         model.train()
     return texts
@@ -90,12 +101,13 @@ def generate_answers(
 
 def generation_metrics(
     model: Any, tokenizer: Any, prompts: Sequence[EvalPrompt], *, max_length: int,
-    max_new_tokens: int, batch_size: int,
+    max_new_tokens: int, batch_size: int, progress: bool = False, bf16: bool = False,
 ) -> tuple[dict[str, float], list[dict[str, Any]]]:
     """``valid_call_rate`` and ``exact_call_match`` (overall, query turns, action turns) over
     ``prompts``, and one row per prompt: key, reference call, generated text, valid, exact."""
     texts = generate_answers(model, tokenizer, prompts, max_length=max_length,
-                             max_new_tokens=max_new_tokens, batch_size=batch_size)
+                             max_new_tokens=max_new_tokens, batch_size=batch_size,
+                             progress=progress, bf16=bf16)
     outcomes = [call_outcome(t, p.reference) for t, p in zip(texts, prompts, strict=True)]
     queries = set(tool_names("query"))
     is_query = np.array([p.reference.name in queries for p in prompts], dtype=bool)
@@ -120,12 +132,13 @@ class GenerationEval(TrainerCallback):
     the evaluation returned and to the trainer's log history as ``eval_*``."""
 
     def __init__(self, tokenizer: Any, prompts: Sequence[EvalPrompt], *, max_length: int,
-                 max_new_tokens: int, batch_size: int) -> None:
+                 max_new_tokens: int, batch_size: int, progress: bool = False,
+                 bf16: bool = False) -> None:
         self.tokenizer = tokenizer
         self.prompts = list(prompts)  # replaceable, e.g. by a larger set for the final evaluation
         self.last: list[dict[str, Any]] = []  # the latest evaluation's rows, one per prompt
         self.options = {"max_length": max_length, "max_new_tokens": max_new_tokens,
-                        "batch_size": batch_size}
+                        "batch_size": batch_size, "progress": progress, "bf16": bf16}
 
     def on_evaluate(self, args, state, control, model=None, metrics=None, **kwargs):
         if not self.prompts or model is None:

@@ -78,7 +78,8 @@ def setup(cfg: TrainingConfig) -> Run:
         records, _ = load_split(cfg.dataset_dir, cfg.eval_split)
     generation = GenerationEval(tokenizer, eval_prompts(records, cfg.eval_samples, cfg.seed),
                                 max_length=cfg.max_length, max_new_tokens=cfg.eval_max_new_tokens,
-                                batch_size=cfg.eval_batch_size)
+                                batch_size=cfg.eval_batch_size, progress=cfg.progress,
+                                bf16=precision == "bf16")
     trainer = WeightedSFTTrainer(
         model=model, args=sft_config(cfg, precision, has_eval=eval_set is not None),
         train_dataset=Dataset.from_list(train_set),
@@ -162,7 +163,6 @@ def sft_config(cfg: TrainingConfig, precision: str, *, has_eval: bool) -> Any:
         eval_strategy=evaluating, eval_steps=cfg.eval_steps,
         save_strategy="steps", save_steps=cfg.save_steps, save_total_limit=cfg.save_total_limit,
         report_to="none", disable_tqdm=not cfg.progress, dataloader_num_workers=0,
-        restore_callback_states_from_checkpoint=True,  # TimeBudget's minutes carry over
     )
 
 

@@ -33,10 +33,12 @@ def test_no_limit_only_counts():
     assert budget.spent > 0 and not control.should_training_stop and not budget.exhausted
 
 
-def test_state_round_trip_keeps_the_minutes_spent():
-    budget = TimeBudget(minutes=30, spent=600.0)
-    saved = budget.state()
-    restored = TimeBudget(**saved["args"])
-    for key, value in saved["attributes"].items():
-        setattr(restored, key, value)
-    assert (restored.minutes, restored.spent, restored.session) == (30, 600.0, 0.0)
+def test_a_resumed_run_continues_the_spent_minutes_under_the_limit_configured_now():
+    saved = TimeBudget(minutes=30, spent=600.0)
+    resumed_state = TrainerState(stateful_callbacks=[saved])  # what the checkpoint holds
+    restored = TimeBudget(minutes=60)
+    restored.on_train_begin(None, resumed_state, TrainerControl())
+    assert (restored.minutes, restored.spent, restored.session) == (60, 600.0, 0.0)
+    fresh = TimeBudget(minutes=60)
+    fresh.on_train_begin(None, TrainerState(stateful_callbacks=[fresh]), TrainerControl())
+    assert fresh.spent == 0.0

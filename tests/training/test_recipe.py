@@ -50,6 +50,9 @@ def test_outputs_written(run):
 def test_resume_continues_from_the_saved_step(run):
     out, first, second = run
     assert first["train"]["global_step"] == 3 and second["train"]["global_step"] == 4
+    # the time budget carries over: the resumed run's minutes include the first run's
+    assert second["train"]["step_seconds"] > first["train"]["step_seconds"]
+    assert second["train"]["seconds_per_step"] < second["train"]["step_seconds"]
     log = [json.loads(line) for line in (out / "train_log.jsonl").read_text().splitlines()]
     assert [e["step"] for e in log if "loss" in e] == [1, 2, 3, 4]  # no step trained twice
     assert any("eval_valid_call_rate" in e for e in log)
