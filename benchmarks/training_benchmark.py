@@ -15,9 +15,10 @@ default MiniWoB++ dataset; held-out ``test_task`` = unseen seeds of the training
   accuracy, valid-call rate and exact-call match (all, query turns, action turns) at every
   evaluation, and the final evaluation over every held-out turn. Minutes are training minutes
   (``step_seconds``: optimizer steps only; evaluations are reported apart);
-- a curve run is a short run of the same config (``max_steps=N``: warmup, then the cosine decay
-  over N steps; evaluation every few steps: loss and token accuracy on 32 conversations, 8 generated turns) for each W: the first step with >= 95%
-  held-out functional-token accuracy.
+- a curve run is a short run of the same config for each W (``max_steps=N``: warmup, then the
+  cosine decay over N steps; evaluation every few steps: loss and token accuracy on 32
+  conversations, 8 generated turns): the first step with >= 95% held-out functional-token
+  accuracy.
 
 Target (issue 5): the default config reaches >= 99% valid calls and >= 90% exact-call match on
 the held-out seeds within 30 minutes of training. Writes the JSON and a W=1 vs W=5 plot.
