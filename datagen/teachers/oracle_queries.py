@@ -6,7 +6,10 @@ earlier observation/tool result shows it, the role when the task implies it (typ
 textbox, "the OK button"), a landmark or heading the task names. Never the target's ref.
 
 ``first_query`` builds one query in a template picked by the seeded rng (``canonical``: the most
-specific template that applies, in ``CANONICAL_ORDER``, with no random choice left in it);
+specific template that applies, in ``CANONICAL_ORDER``, with no random choice left in it). When
+the model cannot know the target's label (a field the task does not name) but knows its role and
+the page holds few elements of it, ``role`` lists them all: the model reads their labels in the
+result instead of guessing with leftover task words;
 ``refinements`` lists the follow-ups a model would try after a miss (drop a filter, add the role,
 other task words, list every element of the role), best first. Templates and their default
 weights::
@@ -16,11 +19,13 @@ weights::
     keywords      {"keyword_weights": {phrase: hi, word: lo, ...}}       0.20
     instruction   query_from_instruction(task) as it is                   0.10
     scoped        text + within_landmark / near_heading the task names    0.15
+    role          {"role": role}: label unknown, at most 10 of the role   0.10
 """
 
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,8 +38,9 @@ from pipeline.query.text import analyse, words
 
 TEMPLATES: dict[str, float] = {
     "text": 0.30, "text_role": 0.25, "keywords": 0.20, "instruction": 0.10, "scoped": 0.15,
+    "role": 0.10,
 }  # fmt: skip
-CANONICAL_ORDER = ("scoped", "text_role", "text", "keywords", "instruction")
+CANONICAL_ORDER = ("scoped", "role", "text_role", "text", "keywords", "instruction")
 ROLES = ("button", "link", "textbox", "checkbox", "radio", "combobox", "tab", "option",
          "menuitem", "slider", "spinbutton", "switch", "treeitem")
 _ROLE_WORDS = {
@@ -50,6 +56,7 @@ _LANDMARK_WORDS = {
 _WEIGHT_SCALES = ((3.0, 1.0), (10.0, 5.0), (40.0, 20.0), (1.0, 0.5), (5.0, 2.0))
 _MAX_LABEL_WORDS = 6
 _ROLE_LIST_MAX = 20  # "list every textbox" is a sensible query when there are this few
+_ROLE_FIRST_MAX = 10  # ... and a sensible FIRST query when all of them fit in a default result
 
 
 @dataclass(slots=True)
@@ -66,6 +73,7 @@ class Cues:
     landmark: str | None = None  # a landmark the task names that holds the target
     heading: str | None = None  # a heading the task names whose section holds the target
     label: str = ""  # the target's label, when the task or what the model read shows it
+    role_count: int = 0  # elements of ``role`` on the page
 
 
 def cues(step: Step, page: DistilledPage, target: int, seen: str) -> Cues:
@@ -82,6 +90,7 @@ def cues(step: Step, page: DistilledPage, target: int, seen: str) -> Cues:
     found = Cues(step.operation.op, step.operation.value, naming,
                  label or quoted or " ".join(naming), args, target_role=target_role)
     found.role = _implied_role(step, target_role, entry)
+    found.role_count = _count(page, found.role) if found.role else 0
     found.landmark = _named_landmark(page, target, step.task)
     found.heading = _named_heading(page, target, naming)
     found.label = label
@@ -137,11 +146,17 @@ def _scoped(c: Cues, landmark: str) -> list[tuple[str, dict]]:
 
 def _few(page: DistilledPage, role: str) -> bool:
     """Whether listing every element of ``role`` gives a short list."""
+    return _count(page, role) <= _ROLE_LIST_MAX
+
+
+def _count(page: DistilledPage, role: str) -> int:
     test = role_test(role)
-    return sum(1 for e in index_for(page).entries.values() if test(e)) <= _ROLE_LIST_MAX
+    return sum(1 for e in index_for(page).entries.values() if test(e))
 
 
 def _applies(name: str, c: Cues) -> bool:
+    if name == "role":
+        return not c.label and c.role is not None and 0 < c.role_count <= _ROLE_FIRST_MAX
     if not c.phrase and name != "instruction":
         return False
     if name == "text_role":
@@ -160,6 +175,8 @@ def _build(name: str, c: Cues, rng: random.Random | None) -> dict[str, Any]:
         return dict(c.instruction_args)
     if name == "keywords":
         return _keywords(c, rng)
+    if name == "role":
+        return {"role": c.role}
     args: dict[str, Any] = {"text": c.phrase}
     if name == "text_role":
         args["role"] = c.role
@@ -196,12 +213,19 @@ def _visible_label(label: str, task: str, seen: str) -> str:
     terms = _terms(label)
     if not terms or len(label.split()) > _MAX_LABEL_WORDS:
         return ""
-    start = task.lower().find(label.lower())
-    if start >= 0:
-        return task[start:start + len(label)]
+    found = _whole(label).search(task)
+    if found:
+        return label if label.isdigit() else found.group(0)
     if set(terms) <= set(_terms(task)):
         return " ".join(w for w in words(label))
-    return label if label.lower() in seen.lower() else ""
+    return label if _whole(label).search(seen) else ""
+
+
+def _whole(label: str) -> re.Pattern[str]:
+    """``label`` as a whole phrase, any case: a label "R" is not in "Submit" nor "ac" in
+    "back"; a number also as written with leading zeros ("6" in "12/06/2016")."""
+    body = rf"0*{int(label)}" if label.isdigit() else re.escape(label)
+    return re.compile(rf"(?<!\w){body}(?!\w)", re.IGNORECASE)
 
 
 def _implied_role(step: Step, target_role: str | None, entry) -> str | None:

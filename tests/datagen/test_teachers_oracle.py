@@ -204,3 +204,31 @@ def test_canonical_takes_the_most_specific_template_and_still_finds_targets():
     assert templates["scoped"] and templates["text_role"] and templates["text"]
     found = sum(t.meta["found"] for _, _, t in trajectories)
     assert found / len(trajectories) >= 0.9, templates
+
+
+def test_canonical_lists_the_fields_when_the_task_does_not_name_the_target():
+    """A field the task does not name: no query of leftover task words, the role's few elements
+    are listed and the model picks by the labels in the result."""
+    forms = page("forms.html")
+    step = make_step(forms, [ref_of(forms, "bio")], "Tell them you sail and press Save",
+                     "TYPE", "I sail")
+    trajectory = propose(step, forms, teacher=CANONICAL)
+    first, action = _calls(trajectory)
+    assert first["arguments"] == {"role": "textbox"}
+    assert trajectory.meta["template"] == "role" and trajectory.meta["found"]
+    assert action["arguments"] == {"index": ref_of(forms, "bio"),
+                                    "text": "I sail"}
+    named = make_step(forms, [ref_of(forms, "full-name")], "Enter Ada as the full name", "TYPE",
+                      "Ada")  # the task names the field: its label is the query
+    assert _calls(propose(named, forms, teacher=CANONICAL))[0]["arguments"] == {
+        "text": "full name", "role": "textbox"}
+
+
+def test_a_label_counts_as_named_only_as_a_whole_word():
+    from datagen.teachers.oracle_queries import _visible_label
+
+    assert _visible_label("R", 'Click on a "button" widget.', "Submit Reset") == ""
+    assert _visible_label("ac", "Go back and click it", "") == ""
+    assert _visible_label("Ok", 'Click on the "ok" button.', "") == "ok"
+    assert _visible_label("6", "Select 12/06/2016 as the date", "") == "6"
+    assert _visible_label("Pro", "Choose a plan", "[3] Pro plan") == "Pro"
