@@ -79,6 +79,7 @@ def summarise(run: Path) -> dict:
         "steps_to_95_token_accuracy": reached,
         "evals": evals,
         "final": metrics["final_eval"],
+        "by_website": metrics.get("final_by_website", {}),
     }
 
 
@@ -190,6 +191,11 @@ def main() -> None:
         [[r["loss_weight"], r["steps"], r["epochs"], r["train_minutes"],
           *(r["final"].get(k) for k in QUALITY), r["steps_to_95_token_accuracy"]]
          for r in quality])
+    for r in quality:
+        print_table(f"{Path(r['run']).name}: exact-call match by website (worst first)",
+                    ["website", "turns", "valid", "exact"],
+                    [[site, m["turns"], m["valid_call_rate"], m["exact_call_match"]]
+                     for site, m in r["by_website"].items()])
     figure = plot(curves or quality, PLOT)
     finish({"machine": machine_info(), "runs": runs,
             "plot": str(figure.relative_to(REPO)) if figure else None,

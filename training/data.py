@@ -50,6 +50,7 @@ class EvalPrompt:
     key: str
     messages: list[dict[str, Any]]
     reference: Any  # ToolCall
+    website: str = ""  # the record's website (a MiniWoB++ task), for results per website
 
 
 def load_split(
@@ -115,15 +116,16 @@ def eval_prompts(
     for i, record in enumerate(records):
         for j, message in enumerate(record["messages"]):
             if message.get("role") == "assistant" and message.get("tool_calls"):
-                turns.append((str(record.get("key", i)), record["messages"][:j], message))
+                turns.append((str(record.get("key", i)), record["messages"][:j], message,
+                              str(record.get("website") or "")))
     picked = turns if count is None else random.Random(seed).sample(turns, min(count, len(turns)))
     out = []
-    for key, before, message in picked:
+    for key, before, message, website in picked:
         try:
             reference = assistant_calls(message)[0]
         except RenderError:
             continue
-        out.append(EvalPrompt(key, [dict(m) for m in before], reference))
+        out.append(EvalPrompt(key, [dict(m) for m in before], reference, website))
     return out
 
 

@@ -119,7 +119,7 @@ def generation_metrics(
         "exact_action_call": _mean(exact[~is_query]),
         "generated": float(len(outcomes)),
     }
-    rows = [{"key": p.key, "reference": {"name": p.reference.name,
+    rows = [{"key": p.key, "website": p.website, "reference": {"name": p.reference.name,
                                          "arguments": p.reference.arguments},
              "generated": text.split(tokenizer.eos_token)[0] if tokenizer.eos_token else text,
              "valid": valid, "exact": hit}

@@ -129,6 +129,7 @@ def save(run: Run, seconds: float, steps: int) -> dict[str, Any]:
                   "tokens_per_second": tokens / budget.session if budget.session else None,
                   "peak_rss_mb": peak_rss_mb()},
         "final_eval": {k: v for k, v in final.items() if isinstance(v, (int, float))},
+        "final_by_website": report.by_website(run.generation.last),
         "adapter_dir": str(adapter_dir), "versions": versions(),
     }
     if cfg.merge:

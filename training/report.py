@@ -104,6 +104,19 @@ def write_generations(path: str | Path, rows: list[dict[str, Any]]) -> Path:
     return Path(path)
 
 
+def by_website(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """Turns, valid-call rate and exact-call match per website of the final evaluation's rows,
+    worst exact match first: where the model still fails."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        groups.setdefault(row.get("website") or "(none)", []).append(row)
+    table = {site: {"turns": len(group),
+                    "valid_call_rate": sum(r["valid"] for r in group) / len(group),
+                    "exact_call_match": sum(r["exact"] for r in group) / len(group)}
+             for site, group in groups.items()}
+    return dict(sorted(table.items(), key=lambda item: (item[1]["exact_call_match"], item[0])))
+
+
 def write_metrics(path: str | Path, summary: dict[str, Any]) -> Path:
     Path(path).write_text(json.dumps(summary, indent=2, default=str) + "\n", encoding="utf-8")
     return Path(path)
@@ -115,6 +128,9 @@ def model_card(summary: dict[str, Any]) -> str:
     final = summary.get("final_eval") or {}
     rows = "\n".join(f"| {key} | {value:.4f} |" if isinstance(value, float) else
                      f"| {key} | {value} |" for key, value in sorted(final.items()))
+    sites = summary.get("final_by_website") or {}
+    site_rows = "\n".join(f"| {site} | {m['turns']} | {m['valid_call_rate']:.1%} | "
+                          f"{m['exact_call_match']:.1%} |" for site, m in sites.items())
     lora = cfg["lora"]
     return f"""# pagescout tool-calling adapter
 
@@ -134,6 +150,12 @@ weighted cross-entropy (W = {cfg['loss_weight']} on functional tokens).
 | metric | value |
 |---|---|
 {rows or '| (no evaluation) | |'}
+
+By website (worst exact match first):
+
+| website | turns | valid calls | exact calls |
+|---|---|---|---|
+{site_rows or '| (no generation) | | | |'}
 
 ## Use
 

@@ -46,6 +46,9 @@ def test_outputs_written(run):
     assert metrics["train"]["step_seconds"] > 0  # both runs' steps (resumed: the budget continues)
     assert 0 < metrics["train"]["seconds_per_step"] <= metrics["train"]["seconds"]  # this run's
     assert "| eval_loss |" in (out / "README.md").read_text()
+    sites = metrics["final_by_website"]  # the final evaluation per website, in the card too
+    assert sum(site["turns"] for site in sites.values()) == 4 and "(none)" not in sites
+    assert all(f"| {site} |" in (out / "README.md").read_text() for site in sites)
 
 
 def test_resume_continues_from_the_saved_step(run):

@@ -49,7 +49,8 @@ def trajectory(page_file: str, task: str, query: str, action: str,
          "tool_calls": [to_openai(act, 1, string_arguments=False)]},
     ]
     return {"step_id": f"{page_file}:{task}", "mode": "query_only", "teacher": "oracle",
-            "messages": messages, "tools": openai_tools(), "split": ""}
+            "messages": messages, "tools": openai_tools(), "split": "",
+            "website": Path(page_file).stem}
 
 
 def write_dataset(root: Path, train: int = 6, test: int = 3) -> Path:
