@@ -21,7 +21,8 @@ Flow of one step (every random choice from the step's rng, so a seed fixes the t
 ``policy: canonical`` takes every random choice out of the calls: no preface, no
 ``max_results``, the most specific query template that applies, and the same refinements --
 one query per situation, a function of what the model sees, which a small student can imitate
-exactly (the rationale text still varies). ``varied`` (the default) draws them from the rng.
+exactly; the rationale keeps one wording per situation too (random wording is loss a student
+cannot lower, and gradient spent on it). ``varied`` (the default) draws them from the rng.
 
 A query "finds" the target when a positive ref is among its first ``max_rank`` results.
 ``meta`` records the template, preface, queries written, refinements and whether it was found.
@@ -112,6 +113,12 @@ class _Run:
     def canonical(self) -> bool:
         return self.config.policy == "canonical"
 
+    @property
+    def voice(self) -> random.Random:
+        """Where the rationale's wording is drawn from: the step's rng, or under ``canonical``
+        the same fixed draw every time (one wording per situation, like the calls)."""
+        return random.Random(0) if self.canonical else self.rng
+
     def play(self, mode: Mode) -> None:
         self.seen = self.convo.observation
         shown = [ref for ref in self.targets if f"[{ref}]" in self.seen]
@@ -126,7 +133,7 @@ class _Run:
         template, args = first_query(c, self.rng, self.config.templates, self.canonical)
         self.meta["template"] = template
         args = self._limit(args)
-        found = self._query(args, rationale.query_intent(args, c.op, c.value, self.rng))
+        found = self._query(args, rationale.query_intent(args, c.op, c.value, self.voice))
         self.meta["first_hit"] = found is not None
         if found is None:
             found = self._refine(c, args)
@@ -142,14 +149,14 @@ class _Run:
     def _preface(self) -> None:
         draw = self.rng.random()
         if draw < self.config.summary_prob:
-            self._read(make_call("get_page_summary"), rationale.summary_intent(self.rng))
+            self._read(make_call("get_page_summary"), rationale.summary_intent(self.voice))
             self.meta["preface"] = "summary"
             return
         landmark = cues(self.step, self.page, self.targets[0], self.seen).landmark
         if landmark and draw < self.config.summary_prob + self.config.region_prob:
             content = self.rng.choice(("interactive", "text"))
             call = make_call("get_region", landmark=landmark, content_type=content)
-            self._read(call, rationale.region_intent(landmark, content, self.rng, False))
+            self._read(call, rationale.region_intent(landmark, content, self.voice, False))
             self.meta["preface"] = "region"
 
     def _refine(self, c: Cues, first: dict[str, Any]) -> int | None:
@@ -161,7 +168,7 @@ class _Run:
                 tried.append(args)
                 continue
             self.meta["refinement"] = why
-            return self._query(args, rationale.after_miss(why, self.rng))
+            return self._query(args, rationale.after_miss(why, self.voice))
         return None
 
     def _last_resort(self) -> int | None:
@@ -172,13 +179,13 @@ class _Run:
             return None
         landmark = landmark_spec(min(holding, key=lambda lm: len(lm.refs)))
         call = make_call("get_region", landmark=landmark, content_type="text")
-        self._read(call, rationale.region_intent(landmark, "text", self.rng, True))
+        self._read(call, rationale.region_intent(landmark, "text", self.voice, True))
         label = cues(self.step, self.page, self.targets[0], self.seen).label
         args = {"text": label, "within_landmark": landmark}
         if not label or self._rank(args) is None:
             return None
         self.meta["refinement"] = "last_resort"
-        return self._query(args, rationale.seen_in_region(label, landmark, self.rng))
+        return self._query(args, rationale.seen_in_region(label, landmark, self.voice))
 
     def _limit(self, args: dict[str, Any]) -> dict[str, Any]:
         """Sometimes a smaller ``max_results``, when the target still fits in it."""
@@ -207,7 +214,7 @@ class _Run:
 
     def _act(self, ref: int, source: str) -> None:
         op, value = self.step.operation.op, self.step.operation.value
-        thinking = rationale.act(self.page, ref, op, value, source, self.rng)
+        thinking = rationale.act(self.page, ref, op, value, source, self.voice)
         self.convo.act(action_call(op, ref, value), thinking)
 
 
