@@ -37,7 +37,8 @@ from targets import Target
 
 CONFIG = "configs/training/smollm2-135m-cpu.yaml"
 VALID, EXACT, MINUTES = 0.99, 0.90, 30.0
-PLOT = REPO / "docs" / "images" / "training_w1_w5.png"
+PLOT = REPO / "docs" / "images" / "training_w1_w5.png"  # the W curves
+RUNS_PLOT = REPO / "docs" / "images" / "training_runs.png"  # quality runs side by side
 QUALITY = ("eval_functional_token_accuracy", "eval_valid_call_rate", "eval_exact_call_match",
            "eval_exact_query_call", "eval_exact_action_call")
 
@@ -71,6 +72,7 @@ def summarise(run: Path) -> dict:
         "loss_weight": metrics["config"]["loss_weight"],
         "precision": metrics["precision"], "steps": steps,
         "epochs": round(steps / max(1, _steps_per_epoch(metrics)), 2),
+        "steps_per_epoch": _steps_per_epoch(metrics),
         "train_minutes": round(seconds / 60, 1), "wall_minutes": round(train["seconds"] / 60, 1),
         "stopped_by_time": train.get("stopped_by_time"),
         "seconds_per_step": round(train["seconds_per_step"], 2),
@@ -117,8 +119,9 @@ def targets(runs: list[dict]) -> list[Target]:
     return out
 
 
-def plot(runs: list[dict], path: Path) -> Path | None:
-    """Held-out functional-token accuracy and exact-call match against steps, one line per W."""
+def plot(runs: list[dict], path: Path, by_run: bool = False) -> Path | None:
+    """Held-out functional-token accuracy and exact-call match against steps, one line per W
+    (``by_run``: per run, named by its folder, against epochs: runs may differ in batch size)."""
     runs = [r for r in runs if r["evals"]]
     if not runs:
         return None
@@ -133,12 +136,16 @@ def plot(runs: list[dict], path: Path) -> Path | None:
               ("eval_exact_call_match", "exact-call match"))
     for ax, (key, title) in zip(axes, panels, strict=True):
         for run in sorted(runs, key=lambda r: r["loss_weight"]):
-            points = [(e["step"], e[key]) for e in run["evals"] if key in e]
+            per = max(1, run["steps_per_epoch"]) if by_run else 1
+            points = [(e["step"] / per, e[key]) for e in run["evals"] if key in e]
+            label = f"W={run['loss_weight']:g}"
+            if by_run:
+                label = f"{Path(run['run']).name} ({label})"
             if points:
                 steps, values = zip(*points, strict=True)
-                ax.plot(steps, values, marker=".", label=f"W={run['loss_weight']:g}")
+                ax.plot(steps, values, marker=".", label=label)
         ax.set_title(title)
-        ax.set_xlabel("optimizer step")
+        ax.set_xlabel("epoch" if by_run else "optimizer step")
         ax.grid(alpha=0.3)
         ax.legend(loc="lower right", fontsize=8)
     axes[0].set_ylim(-0.02, 1.02)
@@ -196,7 +203,7 @@ def main() -> None:
                     ["website", "turns", "valid", "exact"],
                     [[site, m["turns"], m["valid_call_rate"], m["exact_call_match"]]
                      for site, m in r["by_website"].items()])
-    figure = plot(curves or quality, PLOT)
+    figure = plot(curves, PLOT) if curves else plot(quality, RUNS_PLOT, by_run=True)
     finish({"machine": machine_info(), "runs": runs,
             "plot": str(figure.relative_to(REPO)) if figure else None,
             "targets": [t.to_dict() for t in targets(quality)]}, args.out)
