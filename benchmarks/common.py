@@ -46,18 +46,25 @@ def select_pages(pages: list[PageSpec], wanted: Sequence[str] | None) -> list[Pa
 
 
 # --- machine ------------------------------------------------------------------------------------
+VECTOR_ISA = ("amx_bf16", "avx512_bf16", "avx512f", "avx2")
+
+
 def machine_info(chromium: str | None = None) -> dict[str, Any]:
     """CPU model, cores, RAM, OS, Chromium and Python package versions."""
     import psutil
 
-    cpu = platform.processor() or "unknown"
+    cpu, flags = platform.processor() or "unknown", set()
     cpuinfo = Path("/proc/cpuinfo")
     if cpuinfo.exists():
-        match = re.search(r"model name\s*:\s*(.+)", cpuinfo.read_text())
+        text = cpuinfo.read_text()
+        match = re.search(r"model name\s*:\s*(.+)", text)
         cpu = match.group(1).strip() if match else cpu
+        found = re.search(r"^flags\s*:\s*(.+)$", text, re.MULTILINE)
+        flags = set(found.group(1).split()) if found else set()
     return {
         "cpu": cpu,
         "cores": os.cpu_count(),
+        "vector_isa": [f for f in VECTOR_ISA if f in flags],  # bf16 training needs the first two
         "ram_gb": round(psutil.virtual_memory().total / 2**30, 1),
         "load_avg_1m": round(os.getloadavg()[0], 2),  # at the end of the run: other jobs' load
         "os": platform.platform(),

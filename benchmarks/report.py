@@ -240,22 +240,27 @@ def training_section(training: dict[str, Any] | None) -> list[str]:
     reached = [[r["loss_weight"], r["steps"], r["evals"][0]["step"] if r["evals"] else None,
                 r["steps_to_95_token_accuracy"],
                 _percent(r["final"].get("eval_functional_token_accuracy"))] for r in short]
-    finals = [[r["loss_weight"], r["steps"], r["epochs"], r["train_minutes"], r["wall_minutes"],
+    finals = [[Path(r["run"]).name, r["loss_weight"], r["steps"], r["epochs"], r["train_minutes"],
+               r["wall_minutes"],
                *(_percent(r["final"].get(k)) for k in TRAINING_QUALITY),
                int(r["final"].get("eval_generated", 0)), r["steps_to_95_token_accuracy"]]
               for r in quality]
     curves = [[Path(r["run"]).name, r["loss_weight"], e["step"], e.get("eval_loss"),
                *(_percent(e.get(k)) for k in TRAINING_QUALITY)]
               for r in quality + short for e in r["evals"]]
+    machine = training["machine"]
+    isa = ", ".join(machine.get("vector_isa") or []) or "not recorded"
     note = (f"Command: `{training['command']}` (config `configs/training/smollm2-135m-cpu.yaml`, "
-            "datagen's MiniWoB++ dataset, held-out `test_task` episodes).")
+            "datagen's MiniWoB++ dataset, held-out `test_task` episodes). Trained on "
+            f"{machine['cpu']}, {machine['cores']} cores (vector instructions: {isa}; bf16 "
+            "needs avx512_bf16 or amx_bf16, fp32 otherwise).")
     out = ["", "## Training: SmolLM2-135M-Instruct, LoRA, on this CPU", "", note, "",
            "Speed (optimizer steps only, evaluations excluded):", "",
            markdown_table(["run", "W", "precision", "steps", "s / step", "tokens / s",
                            "peak RSS MB"], speed), ""]
     if quality:
         out += ["Final held-out evaluation (every assistant turn of `test_task`, greedy):", "",
-                markdown_table(["W", "steps", "epochs", "train min", "wall min",
+                markdown_table(["run", "W", "steps", "epochs", "train min", "wall min",
                                 "functional-token acc %", "valid calls %", "exact calls %",
                                 "exact query %", "exact action %", "turns",
                                 "steps to 95% token acc"], finals), ""]
@@ -263,9 +268,17 @@ def training_section(training: dict[str, Any] | None) -> list[str]:
         out += [W_CURVES_NOTE, "",
                 markdown_table(["W", "steps", "evaluated every", "steps to 95% token acc",
                                 "functional-token acc % at the end"], reached), ""]
+    for r in quality[-1:]:  # where the last quality run still fails
+        sites = [[site, m["turns"], _percent(m["valid_call_rate"]), _percent(m["exact_call_match"])]
+                 for site, m in (r.get("by_website") or {}).items()]
+        if sites:
+            out += [f"Final evaluation of `{Path(r['run']).name}` by website (worst first):", "",
+                    markdown_table(["website", "turns", "valid calls %", "exact calls %"],
+                                   sites), ""]
     if training.get("plot"):
         image = Path(training["plot"]).relative_to("docs")  # BENCHMARKS.md sits in docs/
-        out += [f"![held-out metrics against steps, W=1 vs W=5]({image.as_posix()})", ""]
+        what = "per run, against epochs" if "runs" in image.name else "W=1 vs W=5"
+        out += [f"![held-out metrics, {what}]({image.as_posix()})", ""]
     if curves:
         out += [CURVES_NOTE, "",
                 markdown_table(["run", "W", "step", "eval loss", "functional-token acc %",
