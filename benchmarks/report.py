@@ -277,8 +277,8 @@ def training_section(training: dict[str, Any] | None) -> list[str]:
                                    sites), ""]
     if training.get("plot"):
         image = Path(training["plot"]).relative_to("docs")  # BENCHMARKS.md sits in docs/
-        what = "per run, against epochs" if "runs" in image.name else "W=1 vs W=5"
-        out += [f"![held-out metrics, {what}]({image.as_posix()})", ""]
+        caption = training.get("plot_caption", "W=1 vs W=5, against steps")
+        out += [f"![held-out metrics, {caption}]({image.as_posix()})", ""]
     if curves:
         out += [CURVES_NOTE, "",
                 markdown_table(["run", "W", "step", "eval loss", "functional-token acc %",

@@ -205,8 +205,9 @@ def main() -> None:
                     [[site, m["turns"], m["valid_call_rate"], m["exact_call_match"]]
                      for site, m in r["by_website"].items()])
     figure = plot(curves, PLOT) if curves else plot(quality, RUNS_PLOT, by_run=True)
+    caption = "W=1 vs W=5, against steps" if curves else "per run, against epochs"
     finish({"machine": machine_info(), "runs": runs,
-            "plot": str(figure.relative_to(REPO)) if figure else None,
+            "plot": str(figure.relative_to(REPO)) if figure else None, "plot_caption": caption,
             "targets": [t.to_dict() for t in targets(quality)]}, args.out)
 
 

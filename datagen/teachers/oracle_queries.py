@@ -73,7 +73,7 @@ class Cues:
     landmark: str | None = None  # a landmark the task names that holds the target
     heading: str | None = None  # a heading the task names whose section holds the target
     label: str = ""  # the target's label, when the task or what the model read shows it
-    role_count: int = 0  # elements of ``role`` on the page
+    role_count: int = 0  # elements of ``role`` on the page (counted when the label is unknown)
 
 
 def cues(step: Step, page: DistilledPage, target: int, seen: str) -> Cues:
@@ -90,7 +90,8 @@ def cues(step: Step, page: DistilledPage, target: int, seen: str) -> Cues:
     found = Cues(step.operation.op, step.operation.value, naming,
                  label or quoted or " ".join(naming), args, target_role=target_role)
     found.role = _implied_role(step, target_role, entry)
-    found.role_count = _count(page, found.role) if found.role else 0
+    if found.role and not label:  # only the "role" template reads it
+        found.role_count = _count(page, found.role)
     found.landmark = _named_landmark(page, target, step.task)
     found.heading = _named_heading(page, target, naming)
     found.label = label
@@ -213,12 +214,13 @@ def _visible_label(label: str, task: str, seen: str) -> str:
     terms = _terms(label)
     if not terms or len(label.split()) > _MAX_LABEL_WORDS:
         return ""
-    found = _whole(label).search(task)
+    whole = _whole(label)
+    found = whole.search(task)
     if found:
         return label if label.isdigit() else found.group(0)
     if set(terms) <= set(_terms(task)):
         return " ".join(w for w in words(label))
-    return label if _whole(label).search(seen) else ""
+    return label if whole.search(seen) else ""
 
 
 def _whole(label: str) -> re.Pattern[str]:
