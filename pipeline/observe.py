@@ -65,3 +65,8 @@ def tool_list(kind: ToolKind | None = None) -> str:
     """One line per tool: its signature and what it is for."""
     tools = [t for t in TOOLS if kind is None or t.kind == kind]
     return "Tools:\n" + "\n".join(f"- {t.signature()}: {t.description}" for t in tools)
+
+
+def without_tool_list(text: str) -> str:
+    """An observation (or a user turn ending with one) without the tool list at its end."""
+    return text.removesuffix("\n\n" + tool_list())

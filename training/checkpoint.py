@@ -17,6 +17,7 @@ from typing import Any
 
 from pipeline.errors import PagescoutError
 from training.config import LoraConfig
+from training.token_rows import use_row_forward
 from training.tokens import add_functional_tokens, functional_token_ids
 
 RUN_FILE = "pagescout_training.json"
@@ -24,7 +25,8 @@ RUN_FILE = "pagescout_training.json"
 
 def with_lora(model: Any, lora: LoraConfig, new_ids: list[int]) -> Any:
     """The model wrapped by peft: LoRA on ``lora.target_modules`` and ONLY the rows
-    ``new_ids`` of the (tied) embedding trainable; every original row stays frozen."""
+    ``new_ids`` of the (tied) embedding trainable; every original row stays frozen. The token
+    rows use the cheaper forward of ``training.token_rows``."""
     from peft import LoraConfig as PeftLoraConfig
     from peft import get_peft_model
 
@@ -33,7 +35,9 @@ def with_lora(model: Any, lora: LoraConfig, new_ids: list[int]) -> Any:
         target_modules=list(lora.target_modules), task_type="CAUSAL_LM",
         trainable_token_indices={"embed_tokens": list(new_ids)},
     )
-    return get_peft_model(model, config)
+    model = get_peft_model(model, config)
+    use_row_forward(model)
+    return model
 
 
 def save_run_info(folder: str | Path, base_spec: str | None, base_folder: str | Path) -> None:
@@ -58,6 +62,7 @@ def load_trained(path: str | Path, dtype: str = "float32") -> tuple[Any, Any]:
     model, _ = load_causal_lm(_base_of(folder), dtype=dtype)
     add_functional_tokens(model, tokenizer, init=False)
     model = PeftModel.from_pretrained(model, str(folder))
+    use_row_forward(model)
     model.eval()
     return model, tokenizer
 

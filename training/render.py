@@ -14,7 +14,8 @@ The tools are NOT described in the prompt: as in Octopus v2, what each tool does
 the functional tokens. The ``tools`` column is not rendered, and the tool list that query_only and
 hybrid observations end with (``Tools:`` and one ``- signature: description`` line per tool, for
 teachers that read it) is cut from the user turn -- ~200 of a query_only step's ~600 prompt
-tokens. The system prompt still names the tools.
+tokens. The system prompt is cut the same way: a ``system_prompt(mode)`` text becomes its
+``brief_system_prompt`` (the mode in one sentence, ~130 fewer tokens per conversation).
 
 Completion-only: only assistant tokens (content and the EOS that ends the turn) carry labels;
 system, user and tool tokens are -100. ``loss_weights`` is W on functional-token labels (the
@@ -33,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipeline.errors import FormatError
-from pipeline.prompts import user_turn
+from pipeline.prompts import brief_system_prompt, user_turn
 from pipeline.tools import ToolCall, from_openai, render_calls
 
 IGNORE = -100
@@ -81,7 +82,7 @@ def assistant_text(message: Mapping[str, Any]) -> str:
 
 def chat_messages(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
     """Template-ready messages: assistant content = ``assistant_text``, a user turn without its
-    tool list, others their text."""
+    tool list, a system prompt in its brief form, others their text."""
     out = []
     for i, message in enumerate(messages):
         role = message.get("role")
@@ -92,6 +93,8 @@ def chat_messages(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]
             raise RenderError(f"message {i} ({role}): content must be text, got {content!r}")
         if role == "user":
             content = TOOL_LIST.sub("", content)
+        elif role == "system":
+            content = brief_system_prompt(content)
         out.append({"role": role, "content": content})
     return out
 

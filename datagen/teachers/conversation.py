@@ -2,7 +2,7 @@
 
     convo = Conversation.open(step, page, "query_only")     # system + user turn
     result = convo.call(make_call("query_elements", text="ok", role="button"), "Searching ...")
-    convo.act(make_call("click", index=result.refs[0]), "Result [3] is the OK button.")
+    convo.act(make_call("click", index=result.refs[0]), "Clicking the \"OK\" button: [3].")
     convo.messages     # system, user, assistant(tool_calls), tool, ..., assistant(action)
 
 Assistant messages carry a short rationale as ``content`` and one call in ``tool_calls`` with

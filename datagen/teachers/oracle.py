@@ -41,6 +41,7 @@ from datagen.teachers.conversation import Conversation
 from datagen.teachers.oracle_queries import TEMPLATES, Cues, cues, first_query, refinements
 from pipeline.distill.model import DistilledPage
 from pipeline.execute import ToolResult
+from pipeline.observe import without_tool_list
 from pipeline.query import query_elements
 from pipeline.query.filters import landmark_spec
 from pipeline.tools import ToolCall, make_call
@@ -120,7 +121,9 @@ class _Run:
         return random.Random(0) if self.canonical else self.rng
 
     def play(self, mode: Mode) -> None:
-        self.seen = self.convo.observation
+        # what a student reads: the user turn without the tool list (cut when training renders
+        # it); its descriptions' words ("close a dialog", "submit a form") are no page's labels
+        self.seen = without_tool_list(self.convo.observation)
         shown = [ref for ref in self.targets if f"[{ref}]" in self.seen]
         direct = mode == "full" or (
             mode == "hybrid" and self.rng.random() < self.config.hybrid_direct)

@@ -2,7 +2,7 @@
 
 ``cues(step, page, target, seen)`` collects the allowed knowledge: the task's naming words and
 quoted phrase (``query_from_instruction``), the target's visible label only when the task or an
-earlier observation/tool result shows it, the role when the task implies it (typing needs a
+earlier observation/tool result shows it (or it is a stock control label such as "Submit"), the role when the task implies it (typing needs a
 textbox, "the OK button"), a landmark or heading the task names. Never the target's ref.
 
 ``first_query`` builds one query in a template picked by the seeded rng (``canonical``: the most
@@ -55,6 +55,9 @@ _LANDMARK_WORDS = {
 }  # fmt: skip
 _WEIGHT_SCALES = ((3.0, 1.0), (10.0, 5.0), (40.0, 20.0), (1.0, 0.5), (5.0, 2.0))
 _MAX_LABEL_WORDS = 6
+# labels any web agent expects a form's control to carry, named by a task or not ("Search for
+# crime movies ..." ends on a "Submit" button)
+_STOCK_LABELS = {"submit", "search", "ok", "next", "login", "log in", "sign in"}
 _ROLE_LIST_MAX = 20  # "list every textbox" is a sensible query when there are this few
 _ROLE_FIRST_MAX = 10  # ... and a sensible FIRST query when all of them fit in a default result
 
@@ -220,7 +223,7 @@ def _visible_label(label: str, task: str, seen: str) -> str:
         return label if label.isdigit() else found.group(0)
     if set(terms) <= set(_terms(task)):
         return " ".join(w for w in words(label))
-    return label if whole.search(seen) else ""
+    return label if whole.search(seen) or label.lower() in _STOCK_LABELS else ""
 
 
 def _whole(label: str) -> re.Pattern[str]:

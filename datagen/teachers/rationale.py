@@ -1,8 +1,8 @@
 """The oracle's short, grounded rationales (the assistant ``content`` before each call).
 
 Each says what the model is after in words from the task or from what a tool showed, never
-more: "The task asks for the 'ok' button; searching for it." / "Result [3] is the "Submit"
-button; clicking it." Phrasings vary by the step's seeded rng.
+more: "The task asks for the 'ok' button; searching for it." / "Clicking the "Submit" button:
+[3]." Phrasings vary by the step's seeded rng.
 """
 
 from __future__ import annotations
@@ -69,17 +69,19 @@ def region_intent(landmark: str, content_type: str, rng: random.Random, fallback
 
 def act(page: DistilledPage, ref: int, op: str, value: str, source: str,
         rng: random.Random) -> str:
-    """The rationale of the final action; ``source`` is "result", "page" or "guess"."""
+    """The rationale of the final action; ``source`` is "result", "page" or "guess". It names
+    the action and the element before the index: a student writes the value and the label it
+    reads in the task and the result, then copies the index that goes with that label, instead
+    of committing to an index first."""
     element = describe(page, ref)
-    doing = {"CLICK": "clicking it", "TYPE": f"typing {value!r} into it",
-             "SELECT": f"selecting {value!r}"}.get(op, "acting on it")
+    doing = {"CLICK": "Clicking", "TYPE": f"Typing {value!r} into",
+             "SELECT": f"Selecting {value!r} in"}.get(op, "Acting on")
     if source == "page":
-        return rng.choice([f"The page shows [{ref}], {element}; {doing}.",
-                           f"[{ref}] is {element}; {doing}."])
+        return rng.choice([f"{doing} {element}: the page shows it as [{ref}].",
+                           f"{doing} {element}, [{ref}] on the page."])
     if source == "guess":
-        return f"The closest result is [{ref}], {element}; {doing}."
-    return rng.choice([f"Result [{ref}] is {element}; {doing}.",
-                       f"[{ref}] is {element}, as the task asks; {doing}."])
+        return f"{doing} the closest result, {element}: [{ref}]."
+    return rng.choice([f"{doing} {element}, result [{ref}].", f"{doing} {element}: [{ref}]."])
 
 
 def describe(page: DistilledPage, ref: int) -> str:

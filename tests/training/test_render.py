@@ -52,6 +52,19 @@ def test_prompt_leaves_out_the_tool_list_and_keeps_the_page(messages, tokenizer)
         add_special_tokens=False)
 
 
+def test_system_prompt_is_rendered_in_its_brief_form(messages, tokenizer):
+    from pipeline.prompts import brief_system_prompt, system_prompt
+
+    assert messages[0]["content"] == system_prompt("query_only")  # the record has the full one
+    text = tokenizer.decode(_render(messages, tokenizer).input_ids, skip_special_tokens=False)
+    assert f"system\n{brief_system_prompt(system_prompt('query_only'))}<|im_end|>" in text
+    assert system_prompt("query_only") not in text
+    briefs = {brief_system_prompt(system_prompt(mode)) for mode in ("query_only", "hybrid", "full")}
+    assert len(briefs) == 3  # the mode stays
+    assert all(len(tokenizer.encode(b)) < 30 for b in briefs)
+    assert brief_system_prompt("Be terse.") == "Be terse."  # anyone else's prompt stays
+
+
 def test_weights_are_w_on_functional_tokens(messages, tokenizer):
     out = _render(messages, tokenizer, weight=5.0)
     special = set(functional_token_ids(tokenizer))
