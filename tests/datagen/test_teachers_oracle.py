@@ -232,3 +232,47 @@ def test_a_label_counts_as_named_only_as_a_whole_word():
     assert _visible_label("Ok", 'Click on the "ok" button.', "") == "ok"
     assert _visible_label("6", "Select 12/06/2016 as the date", "") == "6"
     assert _visible_label("Pro", "Choose a plan", "[3] Pro plan") == "Pro"
+
+
+DIALOG = """<!doctype html><html><body><p>Some text.</p>
+<div role="dialog"><button type="button" id="x" title="Close"><span class="icon"></span>Close</button>
+<p>Lorem ipsum.</p><button type="button" id="cancel">Cancel</button>
+<button type="button" id="ok">OK</button></div></body></html>"""
+
+
+def test_the_tool_list_does_not_name_a_label(tmp_path):
+    """The user turn ends with the tool list ("Escape to close a dialog"); a student does not
+    read it (training cuts it), so "Close" is not named and the dialog's buttons are listed."""
+    from pipeline.distill import distill
+    from pipeline.html_source import page_from_file
+
+    path = tmp_path / "dialog.html"
+    path.write_text(DIALOG, encoding="utf-8")
+    state = page_from_file(path)
+    for node in state.nodes:
+        node.backend_id = 1000 + node.id
+    dialog = distill(state)
+    step = make_step(dialog, [ref_of(dialog, "x")],
+                     'Click the button in the dialog box labeled "x".')
+    trajectory = propose(step, dialog, teacher=CANONICAL)
+    first, action = _calls(trajectory)
+    assert first["arguments"] == {"role": "button"}
+    assert action["arguments"] == {"index": ref_of(dialog, "x")}
+
+
+def test_stock_control_labels_count_as_known():
+    from datagen.teachers.oracle_queries import _visible_label
+
+    assert _visible_label("Submit", "Search for crime movies directed by Curry", "") == "Submit"
+    assert _visible_label("Sign in", "Log me in as ada", "") == "Sign in"
+    assert _visible_label("Close", "Dismiss the dialog", "") == ""
+
+
+def test_the_action_rationale_names_the_element_before_its_index():
+    forms = page("forms.html")
+    step = make_step(forms, [ref_of(forms, "bio")], "Tell them you sail and press Save", "TYPE",
+                     "I sail")
+    rationale = propose(step, forms, teacher=CANONICAL).messages[-1]["content"]
+    ref = ref_of(forms, "bio")
+    assert rationale.startswith("Typing 'I sail' into the ")
+    assert rationale.endswith(f"[{ref}].")
