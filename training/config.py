@@ -56,6 +56,7 @@ class TrainingConfig:
     eval_limit: int | None = 64  # at most this many held-out records for the eval loss
     max_length: int = 1024
     loss_weight: float = 5.0  # W on functional-token positions; 1 disables the weighting
+    first_token_weight: float = 1.0  # on each answer's first token (where a rationale chooses)
     packing: bool = False  # padding-free batches: a micro-batch is one row of whole examples
     lora: LoraConfig = field(default_factory=LoraConfig)
     precision: Precision = "auto"
@@ -126,6 +127,8 @@ def _number_problems(cfg: TrainingConfig) -> list[str]:
     checks = [
         (cfg.max_length >= 64, "max_length", "must be at least 64 tokens"),
         (cfg.loss_weight >= 1, "loss_weight", "must be at least 1 (1 disables the weighting)"),
+        (cfg.first_token_weight >= 1, "first_token_weight",
+         "must be at least 1 (1 disables the weighting)"),
         (cfg.batch_size >= 1, "batch_size", "must be at least 1"),
         (cfg.grad_accum >= 1, "grad_accum", "must be at least 1"),
         (cfg.learning_rate > 0, "learning_rate", "must be positive"),

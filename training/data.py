@@ -32,6 +32,7 @@ class RenderSettings:
     max_length: int
     loss_weight: float
     functional_ids: tuple[int, ...]
+    first_token_weight: float = 1.0
 
 
 @dataclass
@@ -95,7 +96,8 @@ def render_records(
         try:
             out = render_trajectory(record["messages"], tokenizer, max_length=settings.max_length,
                                     loss_weight=settings.loss_weight,
-                                    functional_ids=settings.functional_ids)
+                                    functional_ids=settings.functional_ids,
+                                    first_token_weight=settings.first_token_weight)
         except RenderError as exc:
             stats.rejected[str(record.get("key", i))] = str(exc)
             continue

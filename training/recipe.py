@@ -67,7 +67,8 @@ def setup(cfg: TrainingConfig) -> Run:
     model, tokenizer = load_causal_lm(base_folder, dtype="float32")
     new_ids = add_functional_tokens(model, tokenizer)
     model = with_lora(model, cfg.lora, new_ids)
-    settings = RenderSettings(cfg.max_length, cfg.loss_weight, tuple(new_ids))
+    settings = RenderSettings(cfg.max_length, cfg.loss_weight, tuple(new_ids),
+                              cfg.first_token_weight)
     train_set, train_info = _rendered(cfg, "train", cfg.train_split, cfg.limit, tokenizer,
                                       settings)
     data = {"train": train_info}

@@ -19,7 +19,10 @@ tokens. The system prompt is cut the same way: a ``system_prompt(mode)`` text be
 
 Completion-only: only assistant tokens (content and the EOS that ends the turn) carry labels;
 system, user and tool tokens are -100. ``loss_weights`` is W on functional-token labels (the
-tool token and ``<bu_end>``), 1 on other labels, 0 where there is no label. Labels are aligned
+tool token and ``<bu_end>``), ``first_token_weight`` on the first token of each answer (with a
+rationale before the call that word is where the turn's tool is chosen: "Searching ..." for a
+query of a thing to click, "I need every textbox ..." for one of fields to type in, "Typing ..."),
+1 on other labels, 0 where there is no label. Labels are aligned
 with ``input_ids`` (the loss shifts them). A conversation longer than ``max_length`` is cut in
 its observation (the page part of the user turn) and tool results, longest first, each cut marked
 with ``TRUNCATED``; assistant turns are never cut (``RenderError`` if they alone do not fit).
@@ -101,19 +104,23 @@ def chat_messages(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]
 
 def render_trajectory(
     messages: Sequence[Mapping[str, Any]], tokenizer: Any, *, max_length: int,
-    loss_weight: float = 1.0, functional_ids: Sequence[int] = (),
+    loss_weight: float = 1.0, functional_ids: Sequence[int] = (), first_token_weight: float = 1.0,
 ) -> Rendered:
     """``input_ids``, ``labels`` and ``loss_weights`` of a whole conversation (see module doc)."""
     chat, cut = fit(chat_messages(messages), tokenizer, max_length, generation=False)
     ids: list[int] = []
     labels: list[int] = []
+    firsts: set[int] = set()  # positions of each answer's first token
     special = set(functional_ids)
     for segment in segments(chat, tokenizer):
         part = _encode(tokenizer, segment.text)
+        if segment.trainable:
+            firsts.add(len(ids))
         ids += part
         labels += _completion_labels(part, tokenizer.eos_token_id) if segment.trainable \
             else [IGNORE] * len(part)
-    weights = [0.0 if y == IGNORE else loss_weight if y in special else 1.0 for y in labels]
+    weights = [0.0 if y == IGNORE else loss_weight if y in special else
+               first_token_weight if i in firsts else 1.0 for i, y in enumerate(labels)]
     return Rendered(ids, labels, weights, cut)
 
 

@@ -137,7 +137,8 @@ def model_card(summary: dict[str, Any]) -> str:
 LoRA adapter (rank {lora['rank']}, alpha {lora['alpha']}, on {', '.join(lora['target_modules'])})
 plus trained rows for the functional tokens {' '.join(summary['functional_tokens'])} of the base
 model `{summary['base_model']}`. Trained with pagescout's `training` stage: completion-only,
-weighted cross-entropy (W = {cfg['loss_weight']} on functional tokens).
+weighted cross-entropy (W = {cfg['loss_weight']} on functional tokens,
+{cfg.get('first_token_weight', 1.0)} on each answer's first token).
 
 - Data: `{cfg['dataset_dir']}` split `{cfg['train_split']}` ({summary['data']['train']['rendered']}
   conversations, {summary['data']['train']['tokens']} tokens); held-out split `{cfg['eval_split']}`.

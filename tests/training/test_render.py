@@ -74,6 +74,21 @@ def test_weights_are_w_on_functional_tokens(messages, tokenizer):
     assert _render(messages, tokenizer, weight=1.0).loss_weights.count(5.0) == 0
 
 
+def test_first_token_weight_is_on_each_answers_first_token(messages, tokenizer):
+    out = render_trajectory(messages, tokenizer, max_length=4096, loss_weight=5.0,
+                            functional_ids=functional_token_ids(tokenizer), first_token_weight=3.0)
+    firsts = [tokenizer.decode([y]) for y, w in zip(out.labels, out.loss_weights, strict=True)
+              if w == 3.0]
+    answers = [assistant_text(m) for m in messages if m["role"] == "assistant"]
+    assert firsts == [tokenizer.decode(tokenizer.encode(a)[:1]) for a in answers]
+    assert out.loss_weights.count(5.0) == 4  # the functional tokens keep W
+    plain = _render(messages, tokenizer, weight=5.0)
+    assert [w for w in out.loss_weights if w != 3.0] == [w for w, v in
+                                                           zip(plain.loss_weights,
+                                                               out.loss_weights, strict=True)
+                                                           if v != 3.0]
+
+
 def test_truncation_cuts_observation_and_tool_results_never_answers(messages, tokenizer):
     full = _render(messages, tokenizer)
     out = _render(messages, tokenizer, max_length=300)
