@@ -229,6 +229,12 @@ TRAINING_QUALITY = ("eval_functional_token_accuracy", "eval_valid_call_rate",
                     "eval_exact_call_match", "eval_exact_query_call", "eval_exact_action_call")
 
 
+TOKEN_ROWS_NOTE = (
+    "Trainable token rows: seconds per training conversation (forward and backward, the LM head "
+    "on the answer positions) with `training/token_rows.py`'s forward and with peft's (a merged "
+    "copy of the vocabulary matrix), on the same conversations, alternating in one process:")
+
+
 def training_section(training: dict[str, Any] | None) -> list[str]:
     if training is None:
         return ["", MISSING.format(name="training")]
@@ -240,8 +246,8 @@ def training_section(training: dict[str, Any] | None) -> list[str]:
     reached = [[r["loss_weight"], r["steps"], r["evals"][0]["step"] if r["evals"] else None,
                 r["steps_to_95_token_accuracy"],
                 _percent(r["final"].get("eval_functional_token_accuracy"))] for r in short]
-    finals = [[Path(r["run"]).name, r["loss_weight"], r["steps"], r["epochs"], r["train_minutes"],
-               r["wall_minutes"],
+    finals = [[Path(r["run"]).name, r["loss_weight"], r.get("first_token_weight", 1.0), r["steps"],
+               r["epochs"], r["train_minutes"], r["wall_minutes"],
                *(_percent(r["final"].get(k)) for k in TRAINING_QUALITY),
                int(r["final"].get("eval_generated", 0)), r["steps_to_95_token_accuracy"]]
               for r in quality]
@@ -258,9 +264,16 @@ def training_section(training: dict[str, Any] | None) -> list[str]:
            "Speed (optimizer steps only, evaluations excluded):", "",
            markdown_table(["run", "W", "precision", "steps", "s / step", "tokens / s",
                            "peak RSS MB"], speed), ""]
+    rows = training.get("token_rows")
+    if rows:
+        out += [TOKEN_ROWS_NOTE, "",
+                markdown_table(["conversations", "mean tokens", "row forward s",
+                                "peft forward s", "speedup"],
+                               [[rows["conversations"], rows["mean_tokens"], f"{rows['rows_s']:.3f}",
+                                 f"{rows['peft_s']:.3f}", f"{rows['speedup']:.2f}x"]]), ""]
     if quality:
         out += ["Final held-out evaluation (every assistant turn of `test_task`, greedy):", "",
-                markdown_table(["run", "W", "steps", "epochs", "train min", "wall min",
+                markdown_table(["run", "W", "W first", "steps", "epochs", "train min", "wall min",
                                 "functional-token acc %", "valid calls %", "exact calls %",
                                 "exact query %", "exact action %", "turns",
                                 "steps to 95% token acc"], finals), ""]

@@ -3,6 +3,7 @@
     python benchmarks/training_benchmark.py --speed fp32 bf16 --speed-steps 10   # speed runs
     python benchmarks/training_benchmark.py --weights 5                           # quality run
     python benchmarks/training_benchmark.py --curves 5 1 --curve-steps 60         # W curves
+    python benchmarks/training_benchmark.py --rows 40                            # token rows A/B
     python benchmarks/training_benchmark.py --runs runs/training/bench-w5 ...     # summarise only
                                             [--out benchmarks/results/training.json]
 
@@ -15,6 +16,10 @@ default MiniWoB++ dataset; held-out ``test_task`` = unseen seeds of the training
   accuracy, valid-call rate and exact-call match (all, query turns, action turns) at every
   evaluation, and the final evaluation over every held-out turn. Minutes are training minutes
   (``step_seconds``: optimizer steps only; evaluations are reported apart);
+- the token-rows A/B times one training conversation (forward and backward, the LM head on the
+  answer positions as in training) with ``training.token_rows``' forward and with peft's own
+  (a merged copy of the vocabulary matrix), on the same N training conversations, alternating
+  in one process;
 - a curve run is a short run of the same config for each W (``max_steps=N``: warmup, then the
   cosine decay over N steps; evaluation every few steps: loss and token accuracy on 32
   conversations, 8 generated turns): the first step with >= 95% held-out functional-token
@@ -52,6 +57,54 @@ def train(name: str, overrides: list[str]) -> Path:
     return out
 
 
+def row_forward_ab(conversations: int) -> dict:
+    """Seconds per training conversation with the row forward and with peft's (see above)."""
+    import time
+
+    import torch
+    from peft.tuners.trainable_tokens.layer import TrainableTokensLayer
+
+    from pipeline.hf_model import load_causal_lm, resolve_model
+    from training.checkpoint import with_lora
+    from training.config import load_training_config
+    from training.data import RenderSettings, load_split, render_records
+    from training.token_rows import RowTokensLayer
+    from training.tokens import add_functional_tokens
+    from training.trainer import predicted_positions, weighted_cross_entropy
+
+    cfg = load_training_config(REPO / CONFIG)
+    model, tokenizer = load_causal_lm(resolve_model(cfg.model), dtype="float32")
+    ids = add_functional_tokens(model, tokenizer)
+    model = with_lora(model, cfg.lora, ids).train()
+    records, _ = load_split(REPO / cfg.dataset_dir, cfg.train_split, conversations + 2)
+    examples, _ = render_records(records, tokenizer,
+                                 RenderSettings(cfg.max_length, cfg.loss_weight, tuple(ids)))
+    layers = [m for m in model.modules() if isinstance(m, TrainableTokensLayer)]
+
+    def step(example: dict, kind: type) -> float:
+        for layer in layers:
+            layer.__class__ = kind
+        batch = {k: torch.tensor([example[k]]) for k in ("input_ids", "labels", "loss_weights")}
+        start = time.perf_counter()
+        logits = model(input_ids=batch["input_ids"], use_cache=False,
+                       logits_to_keep=predicted_positions(batch["labels"])).logits
+        weighted_cross_entropy(logits, batch["labels"], batch["loss_weights"]).backward()
+        model.zero_grad(set_to_none=True)
+        return time.perf_counter() - start
+
+    step(examples[0], RowTokensLayer), step(examples[1], TrainableTokensLayer)  # warm-up
+    seconds = {RowTokensLayer: 0.0, TrainableTokensLayer: 0.0}
+    for i, example in enumerate(examples[2:]):
+        order = (RowTokensLayer, TrainableTokensLayer)
+        for kind in order if i % 2 == 0 else order[::-1]:
+            seconds[kind] += step(example, kind)
+    n = len(examples) - 2
+    rows, peft = seconds[RowTokensLayer] / n, seconds[TrainableTokensLayer] / n
+    tokens = sum(len(e["input_ids"]) for e in examples[2:]) / n
+    return {"conversations": n, "mean_tokens": round(tokens), "rows_s": round(rows, 3),
+            "peft_s": round(peft, 3), "speedup": round(peft / rows, 2)}
+
+
 def summarise(run: Path) -> dict:
     metrics = json.loads((run / "metrics.json").read_text(encoding="utf-8"))
     log = [json.loads(line) for line in (run / "train_log.jsonl").read_text().splitlines()
@@ -70,6 +123,7 @@ def summarise(run: Path) -> dict:
     return {
         "run": str(run), "kind": _kind(run, metrics),
         "loss_weight": metrics["config"]["loss_weight"],
+        "first_token_weight": metrics["config"].get("first_token_weight", 1.0),
         "precision": metrics["precision"], "steps": steps,
         "epochs": round(steps / max(1, _steps_per_epoch(metrics)), 2),
         "steps_per_epoch": _steps_per_epoch(metrics),
@@ -169,6 +223,8 @@ def main() -> None:
                         help="short runs with frequent evaluations, one per loss weight")
     parser.add_argument("--curve-steps", type=int, default=60)
     parser.add_argument("--curve-eval-steps", type=int, default=10)
+    parser.add_argument("--rows", type=int, default=0,
+                        help="time the token-rows forward against peft's on N conversations")
     parser.add_argument("--runs", nargs="*", default=[], help="finished run folders")
     parser.add_argument("--out", default="benchmarks/results/training.json")
     args = parser.parse_args()
@@ -180,8 +236,15 @@ def main() -> None:
         f"loss_weight={w}", f"max_steps={args.curve_steps}", "max_minutes=null",
         f"eval_steps={args.curve_eval_steps}", "save_steps=1000",
         "eval_samples=8", "final_eval_samples=8", "eval_limit=32"]) for w in args.curves]
-    if not folders:
-        raise SystemExit("give --speed/--weights/--curves to train or --runs to summarise runs")
+    if not folders and not args.rows:
+        raise SystemExit("give --speed/--weights/--curves to train, --rows to time the token "
+                         "rows or --runs to summarise runs")
+    rows = row_forward_ab(args.rows) if args.rows else None
+    if rows:
+        print_table("Token rows: seconds per training conversation (forward + backward)", [
+            "conversations", "mean tokens", "row forward s", "peft forward s", "speedup"],
+            [[rows["conversations"], rows["mean_tokens"], rows["rows_s"], rows["peft_s"],
+              rows["speedup"]]])
     runs = [summarise(f) for f in folders]
     print_table("Speed (optimizer steps only)", [
         "run", "precision", "steps", "s/step", "tokens/s", "peak RSS MB"],
@@ -194,9 +257,10 @@ def main() -> None:
         [[r["loss_weight"], r["steps"], r["evals"][0]["step"] if r["evals"] else None,
           r["steps_to_95_token_accuracy"], r["final"].get(QUALITY[0])] for r in curves])
     print_table("Held-out quality (final evaluation, every test_task turn)", [
-        "W", "steps", "epochs", "train min", "token acc", "valid", "exact", "exact query",
-        "exact action", "steps to 95% token acc"],
-        [[r["loss_weight"], r["steps"], r["epochs"], r["train_minutes"],
+        "run", "W", "W first", "steps", "epochs", "train min", "token acc", "valid", "exact",
+        "exact query", "exact action", "steps to 95% token acc"],
+        [[Path(r["run"]).name, r["loss_weight"], r["first_token_weight"], r["steps"], r["epochs"],
+          r["train_minutes"],
           *(r["final"].get(k) for k in QUALITY), r["steps_to_95_token_accuracy"]]
          for r in quality])
     for r in quality:
@@ -206,7 +270,7 @@ def main() -> None:
                      for site, m in r["by_website"].items()])
     figure = plot(curves, PLOT) if curves else plot(quality, RUNS_PLOT, by_run=True)
     caption = "W=1 vs W=5, against steps" if curves else "per run, against epochs"
-    finish({"machine": machine_info(), "runs": runs,
+    finish({"machine": machine_info(), "runs": runs, "token_rows": rows,
             "plot": str(figure.relative_to(REPO)) if figure else None, "plot_caption": caption,
             "targets": [t.to_dict() for t in targets(quality)]}, args.out)
 
