@@ -194,6 +194,8 @@ def plot(runs: list[dict], path: Path, by_run: bool = False) -> Path | None:
             per = max(1, run["steps_per_epoch"]) if by_run else 1
             points = [(e["step"] / per, e[key]) for e in run["evals"] if key in e]
             label = f"W={run['loss_weight']:g}"
+            if run.get("first_token_weight", 1.0) != 1.0:
+                label += f", first {run['first_token_weight']:g}"
             if by_run:
                 label = f"{Path(run['run']).name} ({label})"
             if points:
@@ -269,7 +271,8 @@ def main() -> None:
                     [[site, m["turns"], m["valid_call_rate"], m["exact_call_match"]]
                      for site, m in r["by_website"].items()])
     figure = plot(curves, PLOT) if curves else plot(quality, RUNS_PLOT, by_run=True)
-    caption = "W=1 vs W=5, against steps" if curves else "per run, against epochs"
+    caption = ("W=1 vs W=5, against steps" if curves else "per run, against epochs (32 sampled "
+               "turns per evaluation, every held-out turn at the last point)")
     finish({"machine": machine_info(), "runs": runs, "token_rows": rows,
             "plot": str(figure.relative_to(REPO)) if figure else None, "plot_caption": caption,
             "targets": [t.to_dict() for t in targets(quality)]}, args.out)
