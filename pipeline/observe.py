@@ -14,6 +14,7 @@ Token counts come from ``pipeline.tokens`` (the real SmolLM2 tokenizer when inst
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -67,6 +68,10 @@ def tool_list(kind: ToolKind | None = None) -> str:
     return "Tools:\n" + "\n".join(f"- {t.signature()}: {t.description}" for t in tools)
 
 
+_TOOL_LIST_AT_END = re.compile(r"\n\nTools:\n(?:- [^\n]*(?:\n|\Z))+\Z")  # any tool_list()
+
+
 def without_tool_list(text: str) -> str:
-    """An observation (or a user turn ending with one) without the tool list at its end."""
-    return text.removesuffix("\n\n" + tool_list())
+    """An observation (or a user turn ending with one) without the tool list at its end, of
+    this registry or an older one."""
+    return _TOOL_LIST_AT_END.sub("", text)

@@ -60,12 +60,12 @@ def system_prompt(mode: Mode) -> str:
     return _COMMON + _BY_MODE[mode] + _ACTIONS
 
 
+_BRIEF_OF = {system_prompt(mode): brief for mode, brief in _BRIEF.items()}
+
+
 def brief_system_prompt(text: str) -> str:
     """The student's short form of a ``system_prompt(mode)`` text; any other text as it is."""
-    for mode, brief in _BRIEF.items():
-        if text == system_prompt(mode):
-            return brief
-    return text
+    return _BRIEF_OF.get(text, text)
 
 
 def user_turn(task: str, history: Sequence[str], observation: str) -> str:

@@ -31,17 +31,16 @@ with ``TRUNCATED``; assistant turns are never cut (``RenderError`` if they alone
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from pipeline.errors import FormatError
+from pipeline.observe import without_tool_list
 from pipeline.prompts import brief_system_prompt, user_turn
 from pipeline.tools import ToolCall, from_openai, render_calls
 
 IGNORE = -100
-TOOL_LIST = re.compile(r"\n\nTools:\n(?:- [^\n]*(?:\n|\Z))+\Z")  # observe.tool_list() at the end
 TRUNCATED = "\n[... truncated]"
 OBSERVATION_HEADER = user_turn("", (), "").rsplit("\n\n", 1)[-1]  # "Current page:\n"
 MAX_FIT_ROUNDS = 4
@@ -95,7 +94,7 @@ def chat_messages(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]
         if not isinstance(content, str):
             raise RenderError(f"message {i} ({role}): content must be text, got {content!r}")
         if role == "user":
-            content = TOOL_LIST.sub("", content)
+            content = without_tool_list(content)
         elif role == "system":
             content = brief_system_prompt(content)
         out.append({"role": role, "content": content})

@@ -44,10 +44,9 @@ class RowTokensLayer(TrainableTokensLayer):
             return logits.index_copy(-1, index, F.linear(x, rows))
         out = F.embedding(x, base.weight, base.padding_idx, base.max_norm, base.norm_type,
                           base.scale_grad_by_freq, base.sparse)
-        slot = torch.full((base.weight.shape[0],), -1, dtype=torch.long, device=x.device)
-        slot[index] = torch.arange(len(index), device=x.device)
-        which = slot[x]
-        out = torch.where(which.ge(0).unsqueeze(-1), F.embedding(which.clamp(min=0), rows), out)
+        match = x.unsqueeze(-1).eq(index)  # (..., new rows): which new id each position holds
+        out = torch.where(match.any(-1, keepdim=True), F.embedding(match.int().argmax(-1), rows),
+                          out)
         scale = self._get_embed_scale()
         return out if scale is None else out * scale.to(out.dtype)
 
