@@ -85,11 +85,16 @@ def act(page: DistilledPage, ref: int, op: str, value: str, source: str,
 
 
 def describe(page: DistilledPage, ref: int) -> str:
-    """``the "Add to Cart" button of Compact Kettle 3, $17.09``."""
+    """``the "Add to Cart" button of Compact Kettle 3, $17.09``; an element without a label by
+    the class names it shows: ``the button with class "ui-button ui-spinner-up ui-corner-tr"``."""
     entry = index_for(page).entries[ref]
     label = trim_text(" ".join((entry.text or entry.node.name or "").split()), _LABEL_CHARS)
     role = next((r for r in _ROLES if role_test(r)(entry)), entry.dnode.tag)
-    shown = f'the "{label}" {role}' if label else f"the {role}"
+    classes = entry.dnode.attrs.get("class")
+    if label:
+        shown = f'the "{label}" {role}'
+    else:
+        shown = f'the {role} with class "{classes}"' if classes else f"the {role}"
     return shown + (f" of {trim_text(entry.context, _LABEL_CHARS)}" if entry.context else "")
 
 

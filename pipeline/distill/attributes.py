@@ -7,14 +7,17 @@ compactly: ``checked``/``expanded``/``pressed`` = true|false|mixed, ``selected``
 added; empty values are dropped. Then values are deduplicated (a value repeated in several attributes is kept once, in
 the first of them; aria-label, title and alt equal to the element's visible text are dropped) and
 capped at ``attribute_value_cap`` characters followed by "…". An interactive element that would
-show nothing at all — no text, no attribute, the icon-only ``<span class="trash">`` — shows its
-first class names instead, so that a model can tell such elements apart.
+show nothing that names it — no text, no attribute but its role, type or states: the icon-only
+``<span class="trash">``, jQuery UI's ``<a role=button class="ui-button … ui-spinner-up">`` —
+shows its rarest class names on the page as well, so that a model can tell such elements apart.
 
 With the pass switched off elements show all their source attributes, uncapped, plus hints.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Mapping
 from urllib.parse import urlsplit
 
 from pipeline.distill.model import DNode
@@ -31,6 +34,11 @@ _VALUE_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton", "sli
 _CHECKABLE_INPUTS = frozenset({"checkbox", "radio"})
 _CLASS_HINT_NAMES = 3
 _CLASS_HINT_CHARS = 40
+# Shown attributes that say what kind of element it is or what state it is in, not which one.
+_UNNAMING = frozenset({
+    "role", "type", "checked", "expanded", "pressed", "selected", "disabled", "required",
+    "invalid", "aria-expanded", "aria-checked",
+})
 
 
 def page_origin(url: str) -> str:
@@ -120,9 +128,30 @@ def shown_attributes(
     return out
 
 
-def class_hint(classes: str, names: int = _CLASS_HINT_NAMES) -> str:
-    """The first few class names: ``"icon icon-trash js-x y"`` -> ``"icon icon-trash js-x"``."""
-    return " ".join(classes.split()[:names])[:_CLASS_HINT_CHARS]
+def class_hint(classes: str, frequency: Mapping[str, int]) -> str:
+    """Up to three class names, those that fewest elements of the page share (``frequency``:
+    class name -> elements with it) as long as they fit in 40 characters, in their own order:
+    ``"ui-button ui-widget ui-spinner-button ui-spinner-up ui-corner-tr"`` with only the up
+    arrow having ``ui-spinner-up`` and ``ui-corner-tr`` -> ``"ui-button ui-spinner-up
+    ui-corner-tr"``."""
+    split = list(dict.fromkeys(classes.split()))
+    chosen: list[int] = []
+    length = -1
+    for i in sorted(range(len(split)), key=lambda i: (frequency.get(split[i], 0), i)):
+        if len(chosen) < _CLASS_HINT_NAMES and length + 1 + len(split[i]) <= _CLASS_HINT_CHARS:
+            chosen.append(i)
+            length += 1 + len(split[i])
+    return " ".join(split[i] for i in sorted(chosen)) or split[0][:_CLASS_HINT_CHARS]
+
+
+def class_frequency(nodes: list[Node]) -> Counter[str]:
+    """How many elements of the page carry each class name."""
+    counts: Counter[str] = Counter()
+    for node in nodes:
+        classes = node.attributes.get("class") if node.kind == "element" else None
+        if classes:
+            counts.update(set(classes.split()))
+    return counts
 
 
 def attributes(work: Work, root: DNode) -> int:
@@ -131,6 +160,7 @@ def attributes(work: Work, root: DNode) -> int:
     rank = {key: index for index, key in enumerate(work.options.include_attributes)}
     changed = 0
     subtree_text = SubtreeText()
+    frequency: Counter[str] | None = None
     for dnode in preorder(root):
         if dnode.is_text or dnode.tag.startswith("#"):
             continue
@@ -138,9 +168,11 @@ def attributes(work: Work, root: DNode) -> int:
         needs_text = any(key in node.attributes for key in _TEXT_EQUAL_DROPPED)
         text = subtree_text(dnode) if needs_text else ""
         dnode.attrs = shown_attributes(node, text, work, origin, rank)
-        if (not dnode.attrs and dnode.tier is not None and node.attributes.get("class")
-                and not (text or subtree_text(dnode))):
-            dnode.attrs = {"class": class_hint(node.attributes["class"])}
+        if (dnode.tier is not None and node.attributes.get("class")
+                and _UNNAMING.issuperset(dnode.attrs) and not (text or subtree_text(dnode))):
+            if frequency is None:
+                frequency = class_frequency(nodes)
+            dnode.attrs["class"] = class_hint(node.attributes["class"], frequency)
         changed += dnode.attrs != node.attributes
     return changed
 

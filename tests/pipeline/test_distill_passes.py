@@ -103,14 +103,33 @@ def test_a_control_that_is_itself_aria_hidden_stays_visible():
     assert ref_ids(dp) == ["spin", "up"]
 
 
-def test_an_icon_without_text_or_attributes_shows_its_class_names():
+def test_an_icon_without_text_or_attributes_shows_its_rarest_class_names():
     dp = distill(
         page(
             '<body><span class="icon trash js-delete extra" onclick="x()"></span>'
             '<span class="icon star" onclick="x()">Star</span></body>'
         )
     )
-    assert [d.attrs for d in dp.refs.values()] == [{"class": "icon trash js-delete"}, {}]
+    # "icon" is shared with the star, so the three rarer names are shown, in their own order.
+    assert [d.attrs for d in dp.refs.values()] == [{"class": "trash js-delete extra"}, {}]
+
+
+def test_text_less_buttons_that_show_only_their_role_are_told_apart_by_class():
+    arrow = ('<a role="button" class="ui-button ui-widget ui-spinner-button ui-spinner-{0} '
+             'ui-corner-{1} ui-button-icon-only"><span class="ui-icon"></span></a>')
+    dp = distill(
+        page(
+            '<body><span class="ui-spinner ui-widget"><input id="spin" type="text">'
+            + arrow.format("up", "tr") + arrow.format("down", "br") + "</span>"
+            '<a role="button" class="ui-button" title="Help"></a></body>'
+        )
+    )
+    assert [d.attrs for d in dp.refs.values()][1:] == [
+        # the rarest names first, whole, as long as they fit in 40 characters
+        {"role": "button", "class": "ui-button ui-spinner-up ui-corner-tr"},
+        {"role": "button", "class": "ui-button ui-spinner-down ui-corner-br"},
+        {"role": "button", "title": "Help"},  # a title names it: no class names
+    ]
 
 
 def test_zero_size_boxes_go_unless_a_descendant_is_visible():
