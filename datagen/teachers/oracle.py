@@ -22,7 +22,8 @@ Flow of one step (every random choice from the step's rng, so a seed fixes the t
 ``max_results``, the most specific query template that applies, and the same refinements --
 one query per situation, a function of what the model sees, which a small student can imitate
 exactly; the rationale keeps one wording per situation too (random wording is loss a student
-cannot lower, and gradient spent on it). ``varied`` (the default) draws them from the rng.
+cannot lower, and gradient spent on it), and the first query's rationale starts with the word
+that names the kind of query ("Listing" / "Searching" / "Trying"), where the student decides it. ``varied`` (the default) draws them from the rng.
 
 A query "finds" the target when a positive ref is among its first ``max_rank`` results.
 ``meta`` records the template, preface, queries written, refinements and whether it was found.
@@ -136,7 +137,12 @@ class _Run:
         template, args = first_query(c, self.rng, self.config.templates, self.canonical)
         self.meta["template"] = template
         args = self._limit(args)
-        found = self._query(args, rationale.query_intent(args, c.op, c.value, self.voice))
+        if self.canonical:
+            kind = "role" if template == "role" else "label" if c.label else "words"
+            thinking = rationale.canonical_query_intent(kind, args, c.op, c.value)
+        else:
+            thinking = rationale.query_intent(args, c.op, c.value, self.rng)
+        found = self._query(args, thinking)
         self.meta["first_hit"] = found is not None
         if found is None:
             found = self._refine(c, args)

@@ -18,6 +18,7 @@ from pipeline.render.elements import trim_text
 _LABEL_CHARS = 50
 _ROLES = ("button", "link", "textbox", "checkbox", "radio", "combobox", "tab", "option",
           "menuitem", "slider")
+_NAMING_ATTRIBUTES = ("id", "name", "class")  # what tells a label-less element apart
 
 
 def query_intent(args: dict[str, Any], op: str, value: str, rng: random.Random) -> str:
@@ -29,6 +30,21 @@ def query_intent(args: dict[str, Any], op: str, value: str, rng: random.Random) 
         goal = _goal(op, value)
         lines += [f"To {goal} I first have to find {what}.", f"I need {what} to {goal}."]
     return rng.choice(lines)
+
+
+def canonical_query_intent(kind: str, args: dict[str, Any], op: str, value: str) -> str:
+    """The first query's rationale under the canonical policy. Its first word names the kind of
+    query, the choice a student has to make at the start of its answer: "Listing" every
+    element of a role (``kind`` "role": the target's label is unknown), "Searching" for a label
+    the task or the page shows ("label"), "Trying" the task's other words ("words")."""
+    what = _sought(args)
+    if kind == "role":
+        goal = {"TYPE": f"type {value!r} into", "SELECT": f"select {value!r} in"}.get(op, "click")
+        return f"Listing {what} to find the one to {goal}."
+    if kind == "words":
+        words = f'"{args["text"]}"' if args.get("text") else what
+        return f"Trying the task's words {words}."
+    return f"Searching the page for {what}."
 
 
 def after_miss(why: str, rng: random.Random) -> str:
@@ -86,15 +102,15 @@ def act(page: DistilledPage, ref: int, op: str, value: str, source: str,
 
 def describe(page: DistilledPage, ref: int) -> str:
     """``the "Add to Cart" button of Compact Kettle 3, $17.09``; an element without a label by
-    the class names it shows: ``the button with class "ui-button ui-spinner-up ui-corner-tr"``."""
+    the first attribute it shows that tells it apart: ``the textbox with id "input-3"``, ``the
+    button with class "ui-button ui-spinner-up ui-corner-tr"``."""
     entry = index_for(page).entries[ref]
     label = trim_text(" ".join((entry.text or entry.node.name or "").split()), _LABEL_CHARS)
     role = next((r for r in _ROLES if role_test(r)(entry)), entry.dnode.tag)
-    classes = entry.dnode.attrs.get("class")
-    if label:
-        shown = f'the "{label}" {role}'
-    else:
-        shown = f'the {role} with class "{classes}"' if classes else f"the {role}"
+    shown = f'the "{label}" {role}' if label else f"the {role}"
+    key = None if label else next((k for k in _NAMING_ATTRIBUTES if k in entry.dnode.attrs), None)
+    if key:
+        shown += f' with {key} "{entry.dnode.attrs[key]}"'
     return shown + (f" of {trim_text(entry.context, _LABEL_CHARS)}" if entry.context else "")
 
 

@@ -224,6 +224,22 @@ def test_canonical_lists_the_fields_when_the_task_does_not_name_the_target():
         "text": "full name", "role": "textbox"}
 
 
+def test_canonical_query_rationale_starts_with_the_kind_of_query():
+    """The first word is where the student chooses: list a role, search a label it knows, or
+    try the task's other words."""
+    kinds = Counter()
+    for step, _, trajectory in [(s, p, propose(s, p, teacher=CANONICAL))
+                                for s, p in retrieval_steps()]:
+        word = trajectory.messages[2]["content"].split()[0]
+        args = _calls(trajectory)[0]["arguments"]
+        if trajectory.meta["template"] == "role":
+            assert word == "Listing" and set(args) == {"role"}, step.task
+        else:
+            assert word in ("Searching", "Trying") and "text" in args, step.task
+        kinds[word] += 1
+    assert kinds["Listing"] and kinds["Searching"] and kinds["Trying"], kinds
+
+
 def test_a_label_counts_as_named_only_as_a_whole_word():
     from datagen.teachers.oracle_queries import _visible_label
 
@@ -276,3 +292,22 @@ def test_the_action_rationale_names_the_element_before_its_index():
     ref = ref_of(forms, "bio")
     assert rationale.startswith("Typing 'I sail' into the ")
     assert rationale.endswith(f"[{ref}].")
+
+
+def test_a_label_less_element_is_described_by_what_tells_it_apart():
+    from datagen.teachers.rationale import describe
+    from pipeline.distill import distill
+    from pipeline.html_source import page_from_html
+
+    arrow = '<a role="button" class="ui-button ui-spinner-{0} ui-corner-{1}"></a>'
+    dp = distill(page_from_html(
+        '<body><form><input type="text" id="input-3"><input type="text" name="q">'
+        + arrow.format("up", "tr") + arrow.format("down", "br")
+        + '<button>Submit</button></form></body>'
+    ))
+    described = [describe(dp, ref) for ref in sorted(dp.refs)]
+    assert described[0].startswith('the textbox with id "input-3"')
+    assert described[1].startswith('the textbox with name "q"')
+    assert described[2].startswith('the button with class "ui-button ui-spinner-up ui-corner-tr"')
+    assert described[3].startswith('the button with class "ui-button ui-spinner-down ui-corner-br"')
+    assert described[4].startswith('the "Submit" button')
