@@ -139,7 +139,8 @@ class _Run:
         args = self._limit(args)
         if self.canonical:
             kind = "role" if template == "role" else "label" if c.label else "words"
-            thinking = rationale.canonical_query_intent(kind, args, c.op, c.value)
+            op = "ENTER" if self.step.operation.original_op == "ENTER" else c.op
+            thinking = rationale.canonical_query_intent(kind, args, op, c.value)
         else:
             thinking = rationale.query_intent(args, c.op, c.value, self.rng)
         found = self._query(args, thinking)

@@ -36,10 +36,12 @@ def canonical_query_intent(kind: str, args: dict[str, Any], op: str, value: str)
     """The first query's rationale under the canonical policy. Its first word names the kind of
     query, the choice a student has to make at the start of its answer: "Listing" every
     element of a role (``kind`` "role": the target's label is unknown), "Searching" for a label
-    the task or the page shows ("label"), "Trying" the task's other words ("words")."""
+    the task or the page shows ("label"), "Trying" the task's other words ("words"). ``op`` is
+    the step's operation, or ENTER for Mind2Web's Enter key (op CLICK)."""
     what = _sought(args)
     if kind == "role":
-        goal = {"TYPE": f"type {value!r} into", "SELECT": f"select {value!r} in"}.get(op, "click")
+        goal = {"TYPE": f"type {value!r} into", "SELECT": f"select {value!r} in",
+                "ENTER": "press Enter in"}.get(op, "click")
         return f"Listing {what} to find the one to {goal}."
     if kind == "words":
         words = f'"{args["text"]}"' if args.get("text") else what

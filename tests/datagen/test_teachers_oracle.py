@@ -311,3 +311,21 @@ def test_a_label_less_element_is_described_by_what_tells_it_apart():
     assert described[2].startswith('the button with class "ui-button ui-spinner-up ui-corner-tr"')
     assert described[3].startswith('the button with class "ui-button ui-spinner-down ui-corner-br"')
     assert described[4].startswith('the "Submit" button')
+
+
+def test_enter_is_pressed_in_a_listed_text_field():
+    """Mind2Web's ENTER (op CLICK) on a field the task does not name: a model knows Enter goes
+    into a text field, so the canonical oracle lists the few textboxes, as for typing."""
+    from dataclasses import replace
+
+    from datagen.records import Operation
+
+    forms = page("forms.html")
+    step = make_step(forms, [ref_of(forms, "bio")], "Tell them you sail and press Save")
+    step = replace(step, operation=Operation("CLICK", "", "ENTER"))
+    trajectory = propose(step, forms, teacher=CANONICAL)
+    first, action = _calls(trajectory)
+    assert first["arguments"] == {"role": "textbox"}
+    assert trajectory.messages[2]["content"] == (
+        "Listing every textbox to find the one to press Enter in.")
+    assert action == {"name": "click", "arguments": {"index": ref_of(forms, "bio")}}
