@@ -23,7 +23,8 @@ Flow of one step (every random choice from the step's rng, so a seed fixes the t
 one query per situation, a function of what the model sees, which a small student can imitate
 exactly; the rationale keeps one wording per situation too (random wording is loss a student
 cannot lower, and gradient spent on it), and the first query's rationale starts with the word
-that names the kind of query ("Listing" / "Searching" / "Trying"), where the student decides it. ``varied`` (the default) draws them from the rng.
+that names the kind of query ("Listing" / "Searching" / "Trying"), where the student decides
+it. ``varied`` (the default) draws them from the rng.
 
 A query "finds" the target when a positive ref is among its first ``max_rank`` results.
 ``meta`` records the template, preface, queries written, refinements and whether it was found.

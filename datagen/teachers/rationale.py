@@ -44,8 +44,8 @@ def canonical_query_intent(kind: str, args: dict[str, Any], op: str, value: str)
                 "ENTER": "press Enter in"}.get(op, "click")
         return f"Listing {what} to find the one to {goal}."
     if kind == "words":
-        words = f'"{args["text"]}"' if args.get("text") else what
-        return f"Trying the task's words {words}."
+        words = args.get("text") or ", ".join(args.get("keyword_weights") or ())
+        return f'Trying the task\'s words "{words}".'
     return f"Searching the page for {what}."
 
 

@@ -141,7 +141,7 @@ def class_hint(classes: str, frequency: Mapping[str, int]) -> str:
         if len(chosen) < _CLASS_HINT_NAMES and length + 1 + len(split[i]) <= _CLASS_HINT_CHARS:
             chosen.append(i)
             length += 1 + len(split[i])
-    return " ".join(split[i] for i in sorted(chosen)) or split[0][:_CLASS_HINT_CHARS]
+    return " ".join(split[i] for i in sorted(chosen)) or " ".join(split)[:_CLASS_HINT_CHARS]
 
 
 def class_frequency(nodes: list[Node]) -> Counter[str]:
@@ -168,7 +168,7 @@ def attributes(work: Work, root: DNode) -> int:
         needs_text = any(key in node.attributes for key in _TEXT_EQUAL_DROPPED)
         text = subtree_text(dnode) if needs_text else ""
         dnode.attrs = shown_attributes(node, text, work, origin, rank)
-        if (dnode.tier is not None and node.attributes.get("class")
+        if (dnode.tier is not None and node.attributes.get("class", "").strip()
                 and _UNNAMING.issuperset(dnode.attrs) and not (text or subtree_text(dnode))):
             if frequency is None:
                 frequency = class_frequency(nodes)

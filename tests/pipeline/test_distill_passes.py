@@ -107,11 +107,12 @@ def test_an_icon_without_text_or_attributes_shows_its_rarest_class_names():
     dp = distill(
         page(
             '<body><span class="icon trash js-delete extra" onclick="x()"></span>'
-            '<span class="icon star" onclick="x()">Star</span></body>'
+            '<span class="icon star" onclick="x()">Star</span><span class=" " onclick="x()"></span>'
+            '</body>'
         )
     )
     # "icon" is shared with the star, so the three rarer names are shown, in their own order.
-    assert [d.attrs for d in dp.refs.values()] == [{"class": "trash js-delete extra"}, {}]
+    assert [d.attrs for d in dp.refs.values()] == [{"class": "trash js-delete extra"}, {}, {}]
 
 
 def test_text_less_buttons_that_show_only_their_role_are_told_apart_by_class():
