@@ -19,24 +19,29 @@ from pipeline.errors import PagescoutError
 from training.config import LoraConfig
 from training.token_rows import use_row_forward
 from training.tokens import add_functional_tokens, functional_token_ids
+from training.top_layers import stop_backward_below, top_layer_indices
 
 RUN_FILE = "pagescout_training.json"
 
 
 def with_lora(model: Any, lora: LoraConfig, new_ids: list[int]) -> Any:
-    """The model wrapped by peft: LoRA on ``lora.target_modules`` and ONLY the rows
-    ``new_ids`` of the (tied) embedding trainable; every original row stays frozen. The token
-    rows use the cheaper forward of ``training.token_rows``."""
+    """The model wrapped by peft: LoRA on ``lora.target_modules`` (of the top
+    ``lora.top_layers`` decoder layers, backward stopped below them, when set) and ONLY the
+    rows ``new_ids`` of the (tied) embedding trainable; every original row stays frozen. The
+    token rows use the cheaper forward of ``training.token_rows``."""
     from peft import LoraConfig as PeftLoraConfig
     from peft import get_peft_model
 
+    layers = top_layer_indices(model, lora.top_layers) if lora.top_layers else None
     config = PeftLoraConfig(
         r=lora.rank, lora_alpha=lora.alpha, lora_dropout=lora.dropout,
         target_modules=list(lora.target_modules), task_type="CAUSAL_LM",
-        trainable_token_indices={"embed_tokens": list(new_ids)},
+        trainable_token_indices={"embed_tokens": list(new_ids)}, layers_to_transform=layers,
     )
     model = get_peft_model(model, config)
     use_row_forward(model)
+    if layers and layers[0] > 0:
+        stop_backward_below(model, layers[0])
     return model
 
 

@@ -29,6 +29,7 @@ class LoraConfig:
     alpha: int = 32
     dropout: float = 0.05
     target_modules: list[str] = field(default_factory=lambda: list(ATTENTION_AND_MLP))
+    top_layers: int | None = None  # LoRA in the top N decoder layers only (backward stops below)
 
     def validate(self) -> list[str]:
         problems = []
@@ -38,6 +39,9 @@ class LoraConfig:
             problems.append(f"lora.dropout: {self.dropout} must be in [0, 1)")
         if not self.target_modules:
             problems.append("lora.target_modules: name at least one module (e.g. q_proj)")
+        if self.top_layers is not None and self.top_layers < 1:
+            problems.append(f"lora.top_layers: {self.top_layers} must be at least 1 "
+                            "(or null for every layer)")
         return problems
 
 

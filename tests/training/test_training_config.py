@@ -37,11 +37,13 @@ def test_every_problem_in_one_message(tmp_path):
     # the checks that need a built config (paths, ranges) show once the types are right
     with pytest.raises(FormatError) as caught:
         load_training_config(None, [f"dataset_dir={tmp_path / 'nowhere'}",
-                                    f"model={tmp_path / 'no-such-model'}", "lora.rank=0"])
+                                    f"model={tmp_path / 'no-such-model'}", "lora.rank=0",
+                                    "lora.top_layers=0"])
     message = str(caught.value)
     assert "dataset_dir:" in message and "run datagen first" in message
     assert "model:" in message and "no-such-model" in message
     assert "lora.rank: 0 must be at least 1" in message
+    assert "lora.top_layers: 0 must be at least 1 (or null for every layer)" in message
 
 
 def test_missing_split_lists_the_splits_found(dataset_dir):
