@@ -27,7 +27,7 @@ if str(REPO) not in sys.path:  # the scripts run as files: make `pipeline` impor
 from rich.console import Console
 from rich.table import Table
 
-from pipeline.page_set import PageSpec
+from pipeline.report.page_set import PageSpec
 
 PEER_VENV = REPO / ".cache" / "peers" / "browser-use" / "venv"
 DEFAULT_SEED = 42

@@ -36,9 +36,9 @@ from datagen.mind2web import iter_steps
 from datagen.miniwob import RecordConfig, run_record
 from datagen.stats import data_files, iter_records
 from datagen.teachers import target_refs
+from pipeline.agent.execute import execute_offline
 from pipeline.config import load_config
 from pipeline.distill import distill
-from pipeline.execute import execute_offline
 from pipeline.query import query_elements
 from pipeline.query.instruction import query_for_step, query_from_instruction
 from pipeline.tools import validate_call

@@ -3,7 +3,7 @@
     python benchmarks/html_benchmark.py [--kb 500] [--repeat 5] [--out benchmarks/results/html.json]
 
 A generated listing page (``pages.py``) is captured live, grown until its Mind2Web ``raw_html``
-(``pipeline.mind2web_html.to_mind2web_raw_html``) reaches ``--kb`` kilobytes, and then parsed back
+(``pipeline.html.mind2web_writer.to_mind2web_raw_html``) reaches ``--kb`` kilobytes, and then parsed back
 with ``page_from_html(kind="mind2web_raw")`` ``--repeat`` times (median).
 """
 
@@ -17,8 +17,8 @@ from common import finish, machine_info, median, print_table
 from live import add_run_args, browser_config, capture_listing_at_least, open_page
 from targets import Target
 
-from pipeline.html_source import page_from_html
-from pipeline.mind2web_html import to_mind2web_raw_html
+from pipeline.html.mind2web_writer import to_mind2web_raw_html
+from pipeline.html.source import page_from_html
 
 TARGET_MS = 150.0
 

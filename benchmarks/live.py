@@ -11,10 +11,10 @@ from pathlib import Path
 
 from pages import write_listing
 
-from pipeline.browser import BrowserConfig, find_chromium, launch_browser, new_context
 from pipeline.capture import capture_page
+from pipeline.live.browser import BrowserConfig, find_chromium, launch_browser, new_context
+from pipeline.live.static_server import serve_directory
 from pipeline.page_state import PageState
-from pipeline.static_server import serve_directory
 
 
 def add_run_args(parser: argparse.ArgumentParser, name: str) -> None:

@@ -28,9 +28,9 @@ from targets import Target
 from tqdm import tqdm
 
 from pipeline.capture import capture_page
-from pipeline.page_set import FIXTURE_DIR
+from pipeline.live.static_server import serve_directory
 from pipeline.page_state import PageState
-from pipeline.static_server import serve_directory
+from pipeline.report.page_set import FIXTURE_DIR
 
 MB = 2**20
 STATE_MB_TARGET = 50.0

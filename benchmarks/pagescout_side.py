@@ -18,11 +18,11 @@ from groundtruth import coverage, visible_interactive_backend_ids
 from pipeline.capture import capture_page
 from pipeline.distill import distill
 from pipeline.distill.options import DistillOptions
-from pipeline.miniwob import start_episode
+from pipeline.live.miniwob import start_episode
+from pipeline.model.token_count import count_tokens
 from pipeline.page_state import PageState
 from pipeline.render import render_flat, render_outline
 from pipeline.render.options import RenderOptions
-from pipeline.tokens import count_tokens
 
 EPISODE_MAX_TIME_MS = 600_000  # the episode must not time out while the benchmark measures
 

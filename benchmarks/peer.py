@@ -15,7 +15,7 @@ from typing import Any, Self
 
 from common import PEER_VENV, REPO, console
 
-from pipeline.page_set import PageSpec
+from pipeline.report.page_set import PageSpec
 
 PEERS = REPO / "benchmarks" / "peers"
 

@@ -24,7 +24,7 @@ from pages import listing_html
 from targets import Target
 
 from pipeline.distill import DistilledPage, distill
-from pipeline.html_source import page_from_file, page_from_html
+from pipeline.html.source import page_from_file, page_from_html
 from pipeline.query import (
     build_index,
     get_element_details,
@@ -106,10 +106,10 @@ def listing_page(min_nodes: int) -> DistilledPage:
 
 def live_shop() -> tuple[DistilledPage | None, str]:
     """The shop fixture captured in Chromium, or None and why not."""
-    from pipeline.browser import BrowserConfig
     from pipeline.capture.session import CaptureSession
     from pipeline.errors import CaptureError
-    from pipeline.static_server import serve_directory
+    from pipeline.live.browser import BrowserConfig
+    from pipeline.live.static_server import serve_directory
 
     try:
         with serve_directory(SHOP.parent) as base, CaptureSession(BrowserConfig()) as session:

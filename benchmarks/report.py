@@ -231,7 +231,7 @@ TRAINING_QUALITY = ("eval_functional_token_accuracy", "eval_valid_call_rate",
 
 TOKEN_ROWS_NOTE = (
     "Trainable token rows: seconds per training conversation (forward and backward, the LM head "
-    "on the answer positions) with `training/token_rows.py`'s forward and with peft's (a merged "
+    "on the answer positions) with `pipeline/model/token_rows.py`'s forward and with peft's (a merged "
     "copy of the vocabulary matrix), on the same conversations, alternating in one process:")
 
 

@@ -24,10 +24,10 @@ from retrieval_cases import DEFAULT_PATH, iter_loaded_cases, load_cases
 from targets import Target
 from tqdm import tqdm
 
-from pipeline.observe import observe
+from pipeline.agent.observe import observe
+from pipeline.model.token_count import count_tokens, tokenizer_name
 from pipeline.query import query_elements
 from pipeline.query.instruction import query_from_instruction
-from pipeline.tokens import count_tokens, tokenizer_name
 
 KS = (1, 5, 10, 20)
 RECALL_TARGETS = {1: 0.60, 10: 0.95}

@@ -36,13 +36,13 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:  # run as a script: make `pipeline` importable
     sys.path.insert(0, str(REPO))
 
-from pipeline.browser import BrowserConfig
 from pipeline.capture import CaptureSession
 from pipeline.distill import DistilledPage, DistillOptions, distill
 from pipeline.errors import FormatError, PagescoutError
-from pipeline.miniwob import MiniwobError, check_task, serve_miniwob, task_url
-from pipeline.page_set import FIXTURE_DIR, PageSpec, fixture_pages, load_page
-from pipeline.static_server import serve_directory
+from pipeline.live.browser import BrowserConfig
+from pipeline.live.miniwob import MiniwobError, check_task, serve_miniwob, task_url
+from pipeline.live.static_server import serve_directory
+from pipeline.report.page_set import FIXTURE_DIR, PageSpec, fixture_pages, load_page
 
 DEFAULT_PATH = Path(__file__).with_name("data") / "retrieval_cases.jsonl"
 MINIWOB_PREFIX = "mw:"

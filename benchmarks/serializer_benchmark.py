@@ -4,7 +4,7 @@
         [--repeat 5] [--seed 42] [--out benchmarks/results/serializer.json]
 
 Pages: every bundled fixture page and the seeded MiniWoB++ task pages of
-``pipeline.miniwob.BENCHMARK_TASKS``. For pagescout: capture, distill and render times (medians of
+``pipeline.live.miniwob.BENCHMARK_TASKS``. For pagescout: capture, distill and render times (medians of
 ``--repeat`` runs), nodes, characters and tokens of raw HTML vs flat vs outline, the outline at
 step 2 of an unchanged page, and the share of visible interactive elements kept. Right after each
 page, the same page through browser-use (whole page, in its own venv and browser, see ``peers/``):
@@ -33,10 +33,10 @@ from peer import Peer
 from targets import per_1000_nodes, serializer_targets
 from tqdm import tqdm
 
-from pipeline.miniwob import BENCHMARK_TASKS, serve_miniwob
-from pipeline.page_set import FIXTURE_DIR, page_set
-from pipeline.static_server import serve_directory
-from pipeline.tokens import count_tokens, tokenizer_name
+from pipeline.live.miniwob import BENCHMARK_TASKS, serve_miniwob
+from pipeline.live.static_server import serve_directory
+from pipeline.model.token_count import count_tokens, tokenizer_name
+from pipeline.report.page_set import FIXTURE_DIR, page_set
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

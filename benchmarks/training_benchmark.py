@@ -17,7 +17,7 @@ default MiniWoB++ dataset; held-out ``test_task`` = unseen seeds of the training
   evaluation, and the final evaluation over every held-out turn. Minutes are training minutes
   (``step_seconds``: optimizer steps only; evaluations are reported apart);
 - the token-rows A/B times one training conversation (forward and backward, the LM head on the
-  answer positions as in training) with ``training.token_rows``' forward and with peft's own
+  answer positions as in training) with ``pipeline.model.token_rows``' forward and with peft's own
   (a merged copy of the vocabulary matrix), on the same N training conversations, alternating
   in one process;
 - a curve run is a short run of the same config for each W (``max_steps=N``: warmup, then the
@@ -64,12 +64,12 @@ def row_forward_ab(conversations: int) -> dict:
     import torch
     from peft.tuners.trainable_tokens.layer import TrainableTokensLayer
 
-    from pipeline.hf_model import load_causal_lm, resolve_model
-    from training.checkpoint import with_lora
+    from pipeline.model.functional_tokens import add_functional_tokens
+    from pipeline.model.hf import load_causal_lm, resolve_model
+    from pipeline.model.token_rows import RowTokensLayer
     from training.config import load_training_config
     from training.data import RenderSettings, load_split, render_records
-    from training.token_rows import RowTokensLayer
-    from training.tokens import add_functional_tokens
+    from training.lora import with_lora
     from training.trainer import predicted_positions, weighted_cross_entropy
 
     cfg = load_training_config(REPO / CONFIG)

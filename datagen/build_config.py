@@ -14,12 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from datagen.records import Mode
 from datagen.teachers import TeacherConfig
 from datagen.verify import VerifyConfig
+from pipeline.agent.modes import MODES, Mode
 from pipeline.errors import FormatError
-
-MODES: tuple[str, ...] = ("query_only", "hybrid", "full")
 
 
 @dataclass(slots=True)

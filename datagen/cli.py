@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pipeline.cli_support import run_command, shared_overrides
+from pipeline.cli.support import run_command, shared_overrides
 
 
 def record(args: argparse.Namespace) -> int:

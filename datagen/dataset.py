@@ -189,3 +189,14 @@ def _message_back(message: dict[str, Any]) -> dict[str, Any]:
             for call in out["tool_calls"]
         ]
     return out
+
+
+def trl_features():
+    """``datasets.Features`` for the ``messages`` and ``tools`` columns of a trajectory row."""
+    from datasets import Features, Json, List, Value
+
+    call = {"id": Value("string"), "type": Value("string"),
+            "function": {"name": Value("string"), "arguments": Json()}}
+    message = {"role": Value("string"), "content": Value("string"), "name": Value("string"),
+               "tool_calls": List(call)}
+    return Features({"messages": List(message), "tools": List(Json())})

@@ -16,13 +16,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from pipeline.agent.modes import Mode
 from pipeline.errors import FormatError
 from pipeline.page_state import PageState
 
 SCHEMA_VERSION = 1
 
 Op = Literal["CLICK", "TYPE", "SELECT"]
-Mode = Literal["query_only", "hybrid", "full"]
 Stage = Literal["format", "execution", "semantic"]
 Status = Literal["pass", "fail", "skipped"]
 STAGES: tuple[Stage, ...] = ("format", "execution", "semantic")

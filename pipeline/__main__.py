@@ -1,7 +1,7 @@
-"""``python -m pipeline``: see ``pipeline.cli``."""
+"""``python -m pipeline``: see ``pipeline.cli.main``."""
 
 import sys
 
-from pipeline.cli import main
+from pipeline.cli.main import main
 
 sys.exit(main())

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 import pipeline
-from pipeline.browser import BrowserConfig, find_chromium
 from pipeline.errors import CaptureError
+from pipeline.live.browser import BrowserConfig, find_chromium
+from pipeline.live.static_server import serve_directory
 from pipeline.page_state import PageState
-from pipeline.static_server import serve_directory
 
 FIXTURE_DIR = Path(pipeline.__file__).parent / "fixtures"
 

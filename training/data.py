@@ -23,8 +23,8 @@ from typing import Any
 
 import torch
 
+from pipeline.model.render import IGNORE, RenderError, assistant_calls, render_trajectory
 from training.config import split_folder
-from training.render import IGNORE, RenderError, assistant_calls, render_trajectory
 
 
 @dataclass(frozen=True, slots=True)

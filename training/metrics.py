@@ -4,8 +4,8 @@ exact-call match by generating answers to held-out prompts.
 - ``functional_token_accuracy``: argmax of the logits at every position whose next-token label is
   a functional token (the tool token and ``<bu_end>``), against that label; plus the accuracy over
   all answer tokens. Fed by the trainer's evaluation loop through ``compute_metrics``.
-- ``generation_metrics``: greedy generation for a fixed sample of held-out assistant turns,
-  decoded with ``skip_special_tokens=False`` and parsed by ``pipeline.tools.parse_calls``; a call
+- ``generation_metrics``: greedy generation (``pipeline.model.generate``) for a fixed sample of
+  held-out assistant turns, decoded with ``skip_special_tokens=False`` and parsed by ``pipeline.tools.parse_calls``; a call
   is valid when the first parsed item is a ToolCall, exact when it equals the reference call
   (name and canonical arguments). Exact match is also split by the reference's kind: query
   turns (``exact_query_call``: the same search) and action turns (``exact_action_call``: the
@@ -21,9 +21,10 @@ import numpy as np
 import torch
 from transformers import TrainerCallback
 
+from pipeline.model.generate import generate_turns
+from pipeline.model.render import IGNORE
 from pipeline.tools import ToolCall, parse_calls, tool_names
 from training.data import EvalPrompt
-from training.render import IGNORE, render_prompt
 
 
 def functional_token_accuracy(
@@ -62,52 +63,16 @@ def call_outcome(text: str, reference: ToolCall) -> tuple[bool, bool]:
     return valid, valid and first == reference
 
 
-@torch.no_grad()
-def generate_answers(
-    model: Any, tokenizer: Any, prompts: Sequence[EvalPrompt], *, max_length: int,
-    max_new_tokens: int, batch_size: int, progress: bool = False, bf16: bool = False,
-) -> list[str]:
-    """Greedy continuations of each prompt (in input order), decoded with special tokens kept.
-    Prompts are batched by length (little padding); ``bf16`` runs them under bf16 autocast, as
-    the model trained."""
-    from tqdm.auto import tqdm
-
-    was_training = model.training
-    model.eval()
-    device = next(model.parameters()).device
-    rendered = [render_prompt(p.messages, tokenizer, max_length=max_length - max_new_tokens)
-                for p in prompts]
-    order = sorted(range(len(rendered)), key=lambda i: len(rendered[i]))
-    texts: list[str] = [""] * len(rendered)
-    pad = tokenizer.pad_token_id
-    for start in tqdm(range(0, len(order), batch_size), desc="generate", unit="batch",
-                      disable=not progress, leave=False):
-        batch = order[start:start + batch_size]
-        chunk = [rendered[i] for i in batch]
-        width = max(len(ids) for ids in chunk)
-        ids = torch.tensor([[pad] * (width - len(c)) + c for c in chunk], device=device)
-        mask = torch.tensor([[0] * (width - len(c)) + [1] * len(c) for c in chunk], device=device)
-        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=bf16):
-            out = model.generate(input_ids=ids, attention_mask=mask,
-                                 max_new_tokens=max_new_tokens, do_sample=False, use_cache=True,
-                                 pad_token_id=pad, eos_token_id=tokenizer.eos_token_id)
-        for i, text in zip(batch, tokenizer.batch_decode(out[:, width:],
-                                                         skip_special_tokens=False), strict=True):
-            texts[i] = text
-    if was_training:
-        model.train()
-    return texts
-
-
 def generation_metrics(
     model: Any, tokenizer: Any, prompts: Sequence[EvalPrompt], *, max_length: int,
     max_new_tokens: int, batch_size: int, progress: bool = False, bf16: bool = False,
 ) -> tuple[dict[str, float], list[dict[str, Any]]]:
     """``valid_call_rate`` and ``exact_call_match`` (overall, query turns, action turns) over
     ``prompts``, and one row per prompt: key, reference call, generated text, valid, exact."""
-    texts = generate_answers(model, tokenizer, prompts, max_length=max_length,
-                             max_new_tokens=max_new_tokens, batch_size=batch_size,
-                             progress=progress, bf16=bf16)
+    generations = generate_turns(model, tokenizer, [p.messages for p in prompts],
+                                 max_length=max_length, max_new_tokens=max_new_tokens,
+                                 batch_size=batch_size, progress=progress, bf16=bf16)
+    texts = [g.text for g in generations]
     outcomes = [call_outcome(t, p.reference) for t, p in zip(texts, prompts, strict=True)]
     queries = set(tool_names("query"))
     is_query = np.array([p.reference.name in queries for p in prompts], dtype=bool)
@@ -121,7 +86,7 @@ def generation_metrics(
     }
     rows = [{"key": p.key, "website": p.website, "reference": {"name": p.reference.name,
                                          "arguments": p.reference.arguments},
-             "generated": text.split(tokenizer.eos_token)[0] if tokenizer.eos_token else text,
+             "generated": text,
              "valid": valid, "exact": hit}
             for p, text, (valid, hit) in zip(prompts, texts, outcomes, strict=True)]
     return metrics, rows

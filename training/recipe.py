@@ -3,7 +3,7 @@
     python -m training --config configs/training/smollm2-135m-cpu.yaml [key=value ...]
     accelerate launch --config_file configs/accelerate/cpu.yaml -m training --config ...
 
-setup: the base model (``pipeline.hf_model``), functional tokens with their embedding init, LoRA
+setup: the base model (``pipeline.model.hf``), functional tokens with their embedding init, LoRA
 plus the new token rows, datagen's splits rendered to ids/labels/weights, the held-out prompts for
 generation, and the trainer (``WeightedSFTTrainer``) with TRL's defaults set explicitly.
 train: ``trainer.train``, resuming from ``resume_from_checkpoint`` or the latest ``checkpoint-N``
@@ -23,14 +23,15 @@ from typing import Any
 
 from pipeline.config import config_to_dict
 from pipeline.errors import PagescoutError
+from pipeline.model.functional_tokens import add_functional_tokens
+from pipeline.model.trained import save_run_info
 from pipeline.tools import functional_tokens
 from training import report
 from training.budget import TimeBudget
-from training.checkpoint import save_run_info, with_lora
 from training.config import TrainingConfig
 from training.data import Collator, RenderSettings, eval_prompts, load_split, render_records
+from training.lora import with_lora
 from training.metrics import GenerationEval, argmax_logits, compute_metrics_for
-from training.tokens import add_functional_tokens
 from training.trainer import WeightedSFTTrainer
 
 
@@ -59,7 +60,7 @@ def setup(cfg: TrainingConfig) -> Run:
     from datasets import Dataset
     from transformers import set_seed
 
-    from pipeline.hf_model import load_causal_lm, resolve_model
+    from pipeline.model.hf import load_causal_lm, resolve_model
 
     set_seed(cfg.seed)
     precision = choose_precision(cfg.precision)

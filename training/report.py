@@ -161,10 +161,10 @@ By website (worst exact match first):
 ## Use
 
 ```python
-from training.checkpoint import load_trained
+from pipeline.model.trained import load_trained
 model, tokenizer = load_trained("{summary['adapter_dir']}")
 ```
 
-Prompts are rendered with `training.render.render_prompt`; decode with
+Prompts are rendered with `pipeline.model.render.render_prompt`; decode with
 `skip_special_tokens=False` and parse with `pipeline.tools.parse_calls`.
 """

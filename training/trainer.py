@@ -24,7 +24,7 @@ import torch
 import torch.nn.functional as F
 from trl import SFTTrainer
 
-from training.render import IGNORE
+from pipeline.model.render import IGNORE
 
 MODEL_INPUTS = ("input_ids", "attention_mask", "position_ids")
 

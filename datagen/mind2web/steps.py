@@ -9,7 +9,7 @@ gives one Step per action: ``step_id = "<annotation_id>:<action_uid>"``, the pre
 count as CLICK, which carries no value), the positives as backend ids (``backend_node_id`` is a
 string in the files; a candidate's ``attributes`` is a JSON string), and the page built from
 ``raw_html`` -- or from ``cleaned_html`` when the raw form is missing, empty or unparseable -- with
-the label-leak markers stripped by ``pipeline.html_source``.
+the label-leak markers stripped by ``pipeline.html.source``.
 
 A record that cannot become a Step raises ``Problem(reason, message)``; a defect the step survives
 (a candidate with broken ``attributes``, raw_html that needed the fallback) is appended to
@@ -24,7 +24,7 @@ from typing import Any
 
 from datagen.records import Operation, Step
 from pipeline.errors import FormatError
-from pipeline.html_source import page_from_html
+from pipeline.html.source import page_from_html
 from pipeline.page_state import PageState
 
 REASONS = {

@@ -8,13 +8,14 @@ Pure functions from page states to the JSON Mind2Web ships::
                        subdomain="login", confirmed_task=utterance,
                        action_reprs=[...], actions=[action, ...])
 
-An action carries ``raw_html`` (``pipeline.mind2web_html.to_mind2web_raw_html``), ``cleaned_html``
+An action carries ``raw_html`` (``pipeline.html.mind2web_writer.to_mind2web_raw_html``), ``cleaned_html``
 (which keeps every candidate), the ``operation`` (``original_op`` ENTER is op CLICK with no
 value, as in Mind2Web), ``pos_candidates`` (the target, ``is_original_target`` and
 ``is_top_level_target``) and ``neg_candidates``. A candidate's ``attributes`` is a JSON *string*
 holding the element's attributes exactly as they appear in ``raw_html`` (``backend_node_id``,
 ``bounding_box_rect``, sanitised names, ``input_value`` ...); ``backend_node_id`` is a string.
-``action_repr`` gives the ``"[textbox]  Username -> TYPE: kenda"`` lines.
+``action_repr`` and ``operation`` live in ``pipeline.html.mind2web_format`` (the agent loop
+writes its history with them too).
 """
 
 from __future__ import annotations
@@ -28,38 +29,11 @@ import lxml.html
 
 from pipeline.aria import INTERACTIVE_ROLES
 from pipeline.html import mind2web_format as m2w
-from pipeline.mind2web_html import to_mind2web_cleaned_html, to_mind2web_raw_html
+from pipeline.html.mind2web_writer import to_mind2web_cleaned_html, to_mind2web_raw_html
 from pipeline.page_state import Node, PageState
 
-OPS = ("CLICK", "TYPE", "SELECT")
-ORIGINAL_OPS = ("CLICK", "TYPE", "SELECT", "HOVER", "ENTER")
-REPR_TEXT_CHARS = 100  # an element's text in action_reprs is cut here
 _CANDIDATE_TAGS = frozenset({"a", "button", "input", "select", "textarea", "option", "summary"})
 _PAGE_TAGS = frozenset({"html", "body"})
-_NAMELESS_ROLES = frozenset({"", "generic", "none", "presentation", "StaticText", "paragraph"})
-
-
-def operation(op: str, value: str = "", original_op: str | None = None) -> dict[str, str]:
-    """Mind2Web's ``{op, original_op, value}``; HOVER and ENTER are op CLICK without a value."""
-    original = original_op or op
-    if original not in ORIGINAL_OPS:
-        raise ValueError(f"original_op {original!r} is not one of {', '.join(ORIGINAL_OPS)}")
-    if original in ("HOVER", "ENTER"):
-        op = "CLICK"
-    if op not in OPS:
-        raise ValueError(f"op {op!r} is not one of {', '.join(OPS)}")
-    return {"op": op, "original_op": original, "value": "" if op == "CLICK" else value}
-
-
-def action_repr(state: PageState, backend_id: int, op: dict[str, str]) -> str:
-    """``"[role]  text -> OP"`` (+ ``": value"`` for TYPE/SELECT), as Mind2Web writes it."""
-    node = _node(state, backend_id)
-    role = node.role if node.role and node.role not in _NAMELESS_ROLES else node.tag
-    text = (node.name or state.text_content(node.id) or node.attributes.get("placeholder", ""))
-    text = " ".join(text.split())[:REPR_TEXT_CHARS]
-    shown = op["original_op"] if op["original_op"] in ("HOVER", "ENTER") else op["op"]
-    value = f": {op['value']}" if op["op"] in ("TYPE", "SELECT") else ""
-    return f"[{role}]  {text} -> {shown}{value}"
 
 
 def candidate_ids(state: PageState) -> list[int]:

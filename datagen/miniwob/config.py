@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from datagen.miniwob.policies import POLICIES
-from pipeline.browser import BrowserConfig
+from pipeline.live.browser import BrowserConfig
 
 _SPLIT_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 

@@ -12,12 +12,11 @@ from dataclasses import replace
 
 from datagen.mind2web.writer import (
     action_record,
-    action_repr,
-    operation,
     sample_negatives,
     task_record,
 )
 from datagen.miniwob.episode import CapturedStep, EpisodeRun
+from pipeline.html.mind2web_format import action_repr, operation
 from pipeline.page_state import PageState
 
 DOMAIN = "miniwob"

@@ -12,15 +12,14 @@ back as ``EpisodeRun.failure``; browser errors and timeouts propagate to the rec
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
 from datagen.miniwob.policies import Act, PolicyError, policy_for
-from pipeline.browser import BrowserConfig
 from pipeline.capture import capture_page
-from pipeline.live_actions import LiveActions
-from pipeline.miniwob import Episode, EpisodeResult, episode_result, start_episode, task_url
+from pipeline.live.actions import LiveActions
+from pipeline.live.browser import BrowserConfig
+from pipeline.live.miniwob import Episode, EpisodeResult, episode_result, start_episode, task_url
 from pipeline.page_state import PageState
 
 # Waits until the target is visible and no jQuery animation runs; resolves to a reason or "".
@@ -37,7 +36,6 @@ _SETTLE_JS = """async (timeoutMs) => {
     await new Promise((resolve) => setTimeout(resolve, 16));
   }
 }"""
-DETACH_TIMEOUT_S = 1.0
 _FX_OFF_JS = "() => { if (window.jQuery) window.jQuery.fx.off = true; }"
 
 
@@ -78,7 +76,6 @@ async def run_episode(page: Any, base_url: str, task: str, seed: int,
     if settings.disable_animations:
         await page.evaluate(_FX_OFF_JS)
     run = EpisodeRun(episode)
-    cdp = await page.context.new_cdp_session(page)
     actions = LiveActions(page)
     acts = policy(page, episode)
     try:
@@ -86,7 +83,7 @@ async def run_episode(page: Any, base_url: str, task: str, seed: int,
             if len(run.steps) >= settings.max_steps:
                 run.failure = f"policy_loop: more than max_steps={settings.max_steps} acts"
                 break
-            run.failure = await _step(page, cdp, actions, act, run, settings)
+            run.failure = await _step(page, actions, act, run, settings)
             if run.failure:
                 break
             run.result = await episode_result(page)
@@ -96,7 +93,7 @@ async def run_episode(page: Any, base_url: str, task: str, seed: int,
         run.failure = f"policy: {exc}"
     finally:
         await acts.aclose()
-        await _detach(cdp)
+        await actions.close()
     if not run.failure:
         run.result = await episode_result(page)
         if not run.result.done:
@@ -106,52 +103,28 @@ async def run_episode(page: Any, base_url: str, task: str, seed: int,
     return run
 
 
-async def _step(page: Any, cdp: Any, actions: LiveActions, act: Act, run: EpisodeRun,
+async def _step(page: Any, actions: LiveActions, act: Act, run: EpisodeRun,
                 settings: EpisodeSettings) -> str:
     """Capture, check and perform one act; returns a failure reason or ""."""
     problem = await page.evaluate(_SETTLE_JS.replace("TARGET", act.target),
                                   settings.target_wait_ms)
     if problem:
         return f"target: {problem} ({act.op} {act.target[:80]})"
-    target = await resolve_backend_id(cdp, act.target)
+    target = await actions.backend_id_of(act.target)
     if target is None:
         return f"target: did not resolve to an element ({act.target[:80]})"
     state = await capture_page(page, settings.browser)
     if target not in state.by_backend_id():
         return f"capture: target backend id {target} is not in the capture"
     run.steps.append(CapturedStep(state, target, act))
-    outcome = await perform(cdp, actions, act, target)
+    outcome = await perform(actions, act, target)
     return "" if outcome.ok else f"action_{outcome.error}: {outcome.message}"
 
 
-async def _detach(cdp: Any) -> None:
-    """Release the CDP session; on a crashed page detaching never answers, so do not wait."""
-    from playwright.async_api import Error as PlaywrightError
-
-    try:
-        await asyncio.wait_for(cdp.detach(), DETACH_TIMEOUT_S)
-    except (PlaywrightError, TimeoutError):
-        pass  # the page is gone and the session with it
-
-
-async def resolve_backend_id(cdp: Any, target: str) -> int | None:
-    """Backend node id of the element the JS function expression ``target`` returns."""
-    found = await cdp.send("Runtime.evaluate", {"expression": f"({target})()"})
-    handle = found.get("result", {})
-    if "exceptionDetails" in found or handle.get("subtype") != "node":
-        return None
-    try:
-        described = await cdp.send("DOM.describeNode", {"objectId": handle["objectId"]})
-    finally:
-        await cdp.send("Runtime.releaseObject", {"objectId": handle["objectId"]})
-    return described["node"]["backendNodeId"]
-
-
-async def perform(cdp: Any, actions: LiveActions, act: Act, target: int):
+async def perform(actions: LiveActions, act: Act, target: int):
     """Do the act on the live page; returns LiveActions' ActionOutcome."""
     if act.original_op == "ENTER":
-        await cdp.send("DOM.focus", {"backendNodeId": target})
-        return await actions.press("Enter")
+        return await actions.press("Enter", target)
     if act.op == "TYPE":
         return await actions.type(target, act.value)
     if act.op == "SELECT":

@@ -42,7 +42,7 @@ from datagen.miniwob.shards import ShardWriter
 from pipeline.capture import AsyncCaptureSession
 from pipeline.config import config_to_dict
 from pipeline.errors import CaptureError
-from pipeline.miniwob import serve_miniwob
+from pipeline.live.miniwob import serve_miniwob
 
 RECOVER_TIMEOUT_S = 15.0
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from datagen.teachers.base import Teacher, make_trajectory, step_rng, target_refs
-from datagen.teachers.conversation import Conversation, api_messages, opening, trl_features
 from datagen.teachers.openai_teacher import OpenAITeacher, OpenAITeacherConfig
 from datagen.teachers.oracle import OracleConfig, OracleTeacher, action_call
+from pipeline.agent.conversation import Conversation, api_messages, opening
 
 
 @dataclass(slots=True)
@@ -42,5 +42,5 @@ def make_teacher(config: TeacherConfig) -> Teacher:
 __all__ = [
     "Conversation", "OpenAITeacher", "OpenAITeacherConfig", "OracleConfig", "OracleTeacher",
     "Teacher", "TeacherConfig", "action_call", "api_messages", "make_teacher", "make_trajectory",
-    "opening", "step_rng", "target_refs", "trl_features",
+    "opening", "step_rng", "target_refs",
 ]

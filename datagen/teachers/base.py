@@ -14,15 +14,13 @@ its nearest ref'd ancestor: Mind2Web marks a span inside a link).
 from __future__ import annotations
 
 import hashlib
-import json
 import random
-from functools import cache
 from typing import Any, Protocol
 
 from datagen.records import Mode, Step, Trajectory
 from datagen.verify.execution_stage import positive_refs
+from pipeline.agent.openai_policy import tool_schemas
 from pipeline.distill.model import DistilledPage
-from pipeline.tools import openai_tools
 
 
 class Teacher(Protocol):
@@ -52,13 +50,3 @@ def make_trajectory(step: Step, mode: Mode, teacher: str, messages: list[dict[st
     return Trajectory(step_id=step.step_id, mode=mode, teacher=teacher, messages=messages,
                       tools=tool_schemas(), website=step.website, domain=step.domain,
                       split=step.split, meta=meta)
-
-
-def tool_schemas() -> list[dict[str, Any]]:
-    """A fresh copy of ``openai_tools()`` (building the schemas costs milliseconds per call)."""
-    return json.loads(_tool_schemas_text())
-
-
-@cache
-def _tool_schemas_text() -> str:
-    return json.dumps(openai_tools())

@@ -39,11 +39,11 @@ from typing import Any, Literal
 from datagen.records import Mode, Step, Trajectory
 from datagen.teachers import rationale
 from datagen.teachers.base import make_trajectory, target_refs
-from datagen.teachers.conversation import Conversation
 from datagen.teachers.oracle_queries import TEMPLATES, Cues, cues, first_query, refinements
+from pipeline.agent.conversation import Conversation
+from pipeline.agent.execute import ToolResult
+from pipeline.agent.observe import without_tool_list
 from pipeline.distill.model import DistilledPage
-from pipeline.execute import ToolResult
-from pipeline.observe import without_tool_list
 from pipeline.query import query_elements
 from pipeline.query.filters import landmark_spec
 from pipeline.tools import ToolCall, make_call
@@ -87,7 +87,7 @@ class OracleTeacher:
 
     def propose(self, step: Step, page: DistilledPage, mode: Mode,
                 rng: random.Random) -> Trajectory:
-        convo = Conversation.open(step, page, mode)
+        convo = Conversation.open(step.task, step.history, page, mode)
         targets = target_refs(page, step.positives)
         meta: dict[str, Any] = {"targets": targets, "queries": 0, "found": False}
         if not targets:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from datagen.openai_client import ClientConfig
+from pipeline.agent.openai_client import ClientConfig
 
 JudgeKind = Literal["off", "openai", "local"]
 
@@ -23,7 +23,7 @@ JudgeKind = Literal["off", "openai", "local"]
 @dataclass(slots=True)
 class JudgeConfig:
     kind: JudgeKind = "off"
-    model: str | None = None  # local judge: model spec for ``pipeline.hf_model.load_causal_lm``
+    model: str | None = None  # local judge: model spec for ``pipeline.model.hf.load_causal_lm``
     dtype: str = "float32"  # local judge: weights dtype
     threshold: float = 0.5  # local judge: pass when p(yes) >= threshold
     batch_size: int = 8  # local judge: prompts per forward pass

@@ -20,12 +20,12 @@ import re
 
 from datagen.records import Mode, Operation, Step, Verdict
 from datagen.verify.format_stage import Conversation
+from pipeline.agent.execute import execute_offline
 from pipeline.distill.model import DistilledPage
-from pipeline.execute import execute_offline
 from pipeline.tools import ToolCall
 
 ANCESTOR_LEVELS = 3  # a positive without a ref counts through its nearest ref'd ancestor
-OBSERVATION_MARK = "\nCurrent page:\n"  # where ``pipeline.prompts.user_turn`` puts the page
+OBSERVATION_MARK = "\nCurrent page:\n"  # where ``pipeline.agent.prompts.user_turn`` puts the page
 _REF = re.compile(r"\[(\d+)\]")
 _CALL_FOR_OP = {"CLICK": "click", "TYPE": "type", "SELECT": "select"}
 

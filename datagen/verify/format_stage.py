@@ -1,6 +1,6 @@
 """Verifier stage 1, format: is the conversation a well-formed tool-call trajectory?
 
-Deterministic checks over ``Trajectory.messages`` (the ``pipeline.prompts`` format): optional
+Deterministic checks over ``Trajectory.messages`` (the ``pipeline.agent.prompts`` format): optional
 system turns, one user turn, then assistant turns with exactly one tool call each, every call but
 the last followed by its tool result, and the last call an action (click, type, select, press,
 done). Each call must parse (arguments a dict or JSON text), name a registry tool and validate

@@ -3,7 +3,7 @@
     judge = make_judge(config.judge)             # None when the judge is off
     answers = judge.judge([prompt, ...])         # [JudgeAnswer(status, reason, p_yes, tokens)]
 
-``OpenAIJudge`` asks any OpenAI-compatible endpoint (through ``datagen.openai_client``, with its
+``OpenAIJudge`` asks any OpenAI-compatible endpoint (through ``pipeline.agent.openai_client``, with its
 retries and bounded concurrency) and parses a yes/no out of the reply; a reply that is neither, or
 a request that fails for good, is a ``fail`` with reason ``judge_unparsable`` / ``judge_error``.
 ``LocalJudge`` scores a local Hugging Face causal LM: the prompt is rendered with the model's chat
@@ -20,9 +20,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from datagen.openai_client import ClientConfig, LLMError, OpenAIClient
 from datagen.records import Status
 from datagen.verify.config import JudgeConfig
+from pipeline.agent.openai_client import ClientConfig, LLMError, OpenAIClient
 
 JUDGE_SYSTEM = "You review one step of a web agent's work. Answer with one word: yes or no."
 YES_SPELLINGS = ("yes", " yes", "Yes", " Yes", "YES")
@@ -117,7 +117,7 @@ class LocalJudge:
 
     @classmethod
     def load(cls, config: JudgeConfig) -> LocalJudge:
-        from pipeline.hf_model import load_causal_lm
+        from pipeline.model.hf import load_causal_lm
 
         model, tokenizer = load_causal_lm(config.model, dtype=config.dtype)
         return cls(model, tokenizer, f"local:{config.model or 'smollm2'}", config.threshold,

@@ -18,12 +18,14 @@ from time import perf_counter
 from typing import Any
 
 from pipeline.aria import fill_accessibility
-from pipeline.browser import BrowserConfig
 from pipeline.capture.ax import apply_ax_tree
 from pipeline.capture.build import build_nodes, fill_select_values
 from pipeline.capture.snapshot import SNAPSHOT_STYLES, SnapshotIndex
 from pipeline.errors import CaptureError
+from pipeline.live.browser import BrowserConfig, detach_cdp
 from pipeline.page_state import PageState, link_children
+
+DETACH_TIMEOUT_S = 5.0
 
 PAGE_INFO_JS = """() => {
   const root = document.documentElement, body = document.body;
@@ -69,7 +71,7 @@ async def capture_page(page: Any, config: BrowserConfig) -> PageState:
             _ax_tree(cdp, calls, warnings, snap) if use_ax else _skipped(warnings, why_no_ax),
         )
     finally:
-        await _detach(cdp)
+        await detach_cdp(cdp, DETACH_TIMEOUT_S)
     t = perf_counter()
     nodes, frames = build_nodes(dom["root"], SnapshotIndex(snapshot), config.max_nodes)
     link_children(nodes)
@@ -176,15 +178,6 @@ async def _gather(*calls: Awaitable[Any]) -> list[Any]:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         raise
-
-
-async def _detach(cdp: Any) -> None:
-    from playwright.async_api import Error as PlaywrightError
-
-    try:
-        await asyncio.wait_for(cdp.detach(), timeout=5)
-    except (PlaywrightError, TimeoutError):
-        pass  # the target is gone; nothing to release
 
 
 def describe_playwright_error(what: str, exc: Exception) -> str:

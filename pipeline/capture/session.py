@@ -22,9 +22,9 @@ from contextlib import AsyncExitStack
 from typing import Any, Self
 from urllib.parse import urlsplit
 
-from pipeline.browser import BrowserConfig, launch_browser, new_context
 from pipeline.capture.live import capture_page, describe_playwright_error
 from pipeline.errors import CaptureError
+from pipeline.live.browser import BrowserConfig, launch_browser, new_context
 from pipeline.page_state import PageState
 
 ALLOWED_SCHEMES = frozenset({"http", "https", "data", "about"})
@@ -37,7 +37,7 @@ def check_url(url: str, config: BrowserConfig) -> None:
         if not config.allow_file_urls:
             raise CaptureError(
                 f"{url}: file:// URLs are off; set browser.allow_file_urls=true, or serve the "
-                "folder over http (pipeline.static_server.serve_directory)"
+                "folder over http (pipeline.live.static_server.serve_directory)"
             )
         return
     if scheme not in ALLOWED_SCHEMES:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from pipeline.page_state import PageState
 
@@ -99,6 +99,9 @@ class DistilledPage:
     landmarks: list[Landmark]
     headings: list[Heading]
     report: list[PassReport]
+    # what readers derive from the page once and keep with it (the query index): never part of
+    # the page's value, so it is left out of equality and repr
+    derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def node_of(self, ref: int) -> int:
         """PageState node id behind a ref."""

@@ -1,5 +1,5 @@
 """Mind2Web's HTML conventions, shared by the reader (``mind2web_reader``) and the writer
-(``pipeline.mind2web_html``).
+(``pipeline.html.mind2web_writer``).
 
 Mind2Web rebuilds a page from a CDP ``DOMSnapshot``: every node becomes an element carrying
 ``backend_node_id`` and ``bounding_box_rect="x,y,w,h"`` (``-1,-1,-1,-1`` without layout); text
@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+
+from pipeline.page_state import PageState
 
 ID_ATTR = "backend_node_id"
 RECT_ATTR = "bounding_box_rect"
@@ -109,3 +111,32 @@ def format_rect(bounds: tuple[float, float, float, float] | None) -> str:
 
 def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+OPS = ("CLICK", "TYPE", "SELECT")
+ORIGINAL_OPS = ("CLICK", "TYPE", "SELECT", "HOVER", "ENTER")
+REPR_TEXT_CHARS = 100  # an element's text in action_reprs is cut here
+_NAMELESS_ROLES = frozenset({"", "generic", "none", "presentation", "StaticText", "paragraph"})
+
+
+def operation(op: str, value: str = "", original_op: str | None = None) -> dict[str, str]:
+    """Mind2Web's ``{op, original_op, value}``; HOVER and ENTER are op CLICK without a value."""
+    original = original_op or op
+    if original not in ORIGINAL_OPS:
+        raise ValueError(f"original_op {original!r} is not one of {', '.join(ORIGINAL_OPS)}")
+    if original in ("HOVER", "ENTER"):
+        op = "CLICK"
+    if op not in OPS:
+        raise ValueError(f"op {op!r} is not one of {', '.join(OPS)}")
+    return {"op": op, "original_op": original, "value": "" if op == "CLICK" else value}
+
+
+def action_repr(state: PageState, backend_id: int, op: dict[str, str]) -> str:
+    """``"[role]  text -> OP"`` (+ ``": value"`` for TYPE/SELECT), as Mind2Web writes it."""
+    node = state.nodes[state.by_backend_id()[backend_id]]
+    role = node.role if node.role and node.role not in _NAMELESS_ROLES else node.tag
+    text = (node.name or state.text_content(node.id) or node.attributes.get("placeholder", ""))
+    text = " ".join(text.split())[:REPR_TEXT_CHARS]
+    shown = op["original_op"] if op["original_op"] in ("HOVER", "ENTER") else op["op"]
+    value = f": {op['value']}" if op["op"] in ("TYPE", "SELECT") else ""
+    return f"[{role}]  {text} -> {shown}{value}"

@@ -1,6 +1,6 @@
 """The per-page search index every query tool reads: built once per DistilledPage, then reused.
 
-    index = index_for(page)          # built on first use, cached on the page's identity
+    index = index_for(page)          # built on first use, kept on the page
     index.entries[ref].fields        # text fields by tier, with stems
     index.postings["cart"]           # refs whose fields hold the stem "cart"
 
@@ -8,13 +8,13 @@ Fields by tier (Prune4Web): tier 1 is the visible text (a select's selected opti
 accessible name, aria-label, placeholder, alt, title, value and description; tier 3 the id, class,
 name, href and every other attribute from the PageState (never the label-leak markers, style,
 event handlers or data: URLs) plus a select's option texts. A field equal to an earlier one is
-skipped. ``index_for`` keeps the last few indexes keyed on page identity, so the tools can be
-called with the page alone and never rebuild for the same page.
+skipped. ``index_for`` keeps the index on the page it indexes (``DistilledPage.derived``), so the
+tools can be called with the page alone and never rebuild for the same page.
 """
 
 from __future__ import annotations
 
-from collections import Counter, OrderedDict
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -29,7 +29,7 @@ TIER2_ATTRS = ("aria-label", "placeholder", "alt", "title", "value")
 _SKIP_ATTRS = frozenset({"style", "backend_node_id", "bounding_box_rect"})
 _MAX_VALUE = 200
 _MAX_OPTIONS = 50
-_CACHE_SIZE = 8
+_KEY = "query_index"
 
 
 @dataclass(slots=True)
@@ -132,19 +132,12 @@ def build_index(page: DistilledPage) -> PageIndex:
     )
 
 
-_CACHE: OrderedDict[int, PageIndex] = OrderedDict()
-
-
 def index_for(page: DistilledPage) -> PageIndex:
-    """The index of ``page``, built on first use and kept for the last few pages."""
-    cached = _CACHE.get(id(page))
-    if cached is not None and cached.page is page:
-        _CACHE.move_to_end(id(page))
-        return cached
-    index = build_index(page)
-    _CACHE[id(page)] = index
-    while len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
+    """The index of ``page``, built on first use and kept on the page itself (``derived``), so
+    it lives exactly as long as the page."""
+    index = page.derived.get(_KEY)
+    if index is None:
+        index = page.derived[_KEY] = build_index(page)
     return index
 
 

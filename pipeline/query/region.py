@@ -105,7 +105,7 @@ def _view(index: PageIndex, root: DNode, title: str, view: str) -> str:
     refs = [node.ref for node in root.walk() if node.ref is not None]
     head = f"{title}: {len(refs)} elements ({kind_counts(index, refs)})"
     if view == "full":
-        return head + "\n" + render_flat(replace(page, root=root))
+        return head + "\n" + render_flat(replace(page, root=root, derived={}))
     items = walk(root, {h.node_id: h.level for h in page.headings})
     lines = [head]
     for item in items:

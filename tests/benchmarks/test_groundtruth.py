@@ -7,7 +7,7 @@ import asyncio
 import pytest
 from groundtruth import coverage, visible_interactive_backend_ids
 
-from pipeline.browser import BrowserConfig, launch_browser
+from pipeline.live.browser import BrowserConfig, launch_browser
 
 PAGE = """<!doctype html><html><body style="margin:0">
 <button id=plain>Plain</button>

@@ -6,8 +6,8 @@ import pytest
 from common import select_pages
 from pages import listing_html
 
-from pipeline.html_source import page_from_html
-from pipeline.page_set import page_set
+from pipeline.html.source import page_from_html
+from pipeline.report.page_set import page_set
 
 
 def test_select_pages_by_name():

@@ -16,8 +16,8 @@ from retrieval_cases import (
 )
 
 from pipeline.errors import FormatError
-from pipeline.miniwob import BENCHMARK_TASKS
-from pipeline.page_set import fixture_pages
+from pipeline.live.miniwob import BENCHMARK_TASKS
+from pipeline.report.page_set import fixture_pages
 
 CASES = load_cases()
 COPY_GUARD_WORDS = 3  # longer target texts must not appear verbatim in the instruction

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pipeline
 from pipeline.html import mind2web_format as m2w
-from pipeline.html_source import page_from_file, page_from_html
-from pipeline.mind2web_html import to_mind2web_cleaned_html, to_mind2web_raw_html
+from pipeline.html.mind2web_writer import to_mind2web_cleaned_html, to_mind2web_raw_html
+from pipeline.html.source import page_from_file, page_from_html
 from pipeline.page_state import Node, PageState
 
 FIXTURES = Path(pipeline.__file__).parent / "fixtures"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datagen.miniwob.episode import EpisodeRun, EpisodeSettings, run_episode
-from pipeline.browser import BrowserConfig
+from pipeline.live.browser import BrowserConfig
 
 SETTINGS = EpisodeSettings(BrowserConfig(), max_time_ms=60_000, max_steps=30,
                            target_wait_ms=2_000, disable_animations=True)

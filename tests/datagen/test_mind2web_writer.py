@@ -13,14 +13,13 @@ from recorder_helpers import play
 
 from datagen.mind2web.writer import (
     action_record,
-    action_repr,
     candidate_ids,
-    operation,
     sample_negatives,
     task_record,
 )
 from datagen.miniwob.dump import canonical_steps, episode_task
-from pipeline.miniwob import serve_miniwob
+from pipeline.html.mind2web_format import action_repr, operation
+from pipeline.live.miniwob import serve_miniwob
 from pipeline.page_state import Node, PageState, link_children
 
 REPR = re.compile(r"^\[[\w-]+\]  .* -> (CLICK|ENTER|HOVER|TYPE: .*|SELECT: .*)$")

@@ -8,7 +8,7 @@ import time
 import pytest
 from openai_server import ChatServer, scripted
 
-from datagen.openai_client import ClientConfig, LLMError, OpenAIClient
+from pipeline.agent.openai_client import ClientConfig, LLMError, OpenAIClient
 from pipeline.errors import FormatError
 
 MESSAGES = [{"role": "user", "content": "Click the OK button"}]

@@ -7,7 +7,7 @@ import pytest
 from recorder_helpers import play
 
 from datagen.miniwob.policies import POLICIES, PolicyError, policy_for
-from pipeline.miniwob import list_tasks, serve_miniwob
+from pipeline.live.miniwob import list_tasks, serve_miniwob
 
 MULTI_STEP = ("login-user", "click-checkboxes", "choose-list", "use-autocomplete", "click-tab-2",
               "navigate-tree", "search-engine", "email-inbox-delete")

@@ -7,12 +7,12 @@ import json
 from teacher_helpers import make_step, page, retrieval_steps
 from verify_helpers import ref_of
 
+from datagen.dataset import trl_features
 from datagen.teachers import (
     Conversation,
     OracleTeacher,
     api_messages,
     step_rng,
-    trl_features,
 )
 from pipeline.tools import make_call
 
@@ -44,7 +44,7 @@ def test_trajectories_load_in_datasets_and_come_back_unchanged():
 def test_api_messages_carry_json_arguments_and_tool_call_ids():
     forms = page("forms.html")
     step = make_step(forms, [ref_of(forms, "login-submit")], "Sign in")
-    convo = Conversation.open(step, forms, "query_only")
+    convo = Conversation.open(step.task, step.history, forms, "query_only")
     result = convo.call(make_call("query_elements", text="sign in", role="button"), "Looking.")
     convo.act(make_call("click", index=result.refs[0]), "Clicking.")
     sent = api_messages(convo.messages)

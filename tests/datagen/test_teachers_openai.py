@@ -8,11 +8,11 @@ from openai_server import ChatServer, query_then_click, scripted
 from teacher_helpers import make_step, page
 from verify_helpers import ref_of
 
-from datagen.openai_client import ClientConfig
 from datagen.teachers import OpenAITeacher, OpenAITeacherConfig
 from datagen.verify.execution_stage import check_execution
 from datagen.verify.format_stage import check_format
-from pipeline.execute import execute_offline
+from pipeline.agent.execute import execute_offline
+from pipeline.agent.openai_client import ClientConfig
 from pipeline.tools import make_call
 
 QUERY = {"text": "sign in", "role": "button"}

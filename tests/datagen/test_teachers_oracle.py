@@ -260,7 +260,7 @@ def test_the_tool_list_does_not_name_a_label(tmp_path):
     """The user turn ends with the tool list ("Escape to close a dialog"); a student does not
     read it (training cuts it), so "Close" is not named and the dialog's buttons are listed."""
     from pipeline.distill import distill
-    from pipeline.html_source import page_from_file
+    from pipeline.html.source import page_from_file
 
     path = tmp_path / "dialog.html"
     path.write_text(DIALOG, encoding="utf-8")
@@ -297,7 +297,7 @@ def test_the_action_rationale_names_the_element_before_its_index():
 def test_a_label_less_element_is_described_by_what_tells_it_apart():
     from datagen.teachers.rationale import describe
     from pipeline.distill import distill
-    from pipeline.html_source import page_from_html
+    from pipeline.html.source import page_from_html
 
     arrow = '<a role="button" class="ui-button ui-spinner-{0} ui-corner-{1}"></a>'
     dp = distill(page_from_html(

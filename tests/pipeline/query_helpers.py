@@ -8,7 +8,7 @@ from pathlib import Path
 from distill_helpers import page
 
 from pipeline.distill import DistilledPage, distill
-from pipeline.html_source import page_from_file
+from pipeline.html.source import page_from_file
 
 FIXTURES = Path(__file__).resolve().parents[2] / "pipeline" / "fixtures"
 

@@ -13,7 +13,7 @@ from pipeline.aria import (
     fill_accessibility,
     implicit_role,
 )
-from pipeline.html_source import page_from_html
+from pipeline.html.source import page_from_html
 from pipeline.page_state import Node, PageState
 
 IMPLICIT = [

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import browser as browser_module
-from pipeline.browser import (
+from pipeline.errors import CaptureError, FormatError
+from pipeline.live import browser as browser_module
+from pipeline.live.browser import (
     ENV_VAR,
     HEADLESS_ARGS,
     BrowserConfig,
@@ -16,7 +17,6 @@ from pipeline.browser import (
     launch_args,
     launch_browser,
 )
-from pipeline.errors import CaptureError, FormatError
 
 
 @pytest.fixture

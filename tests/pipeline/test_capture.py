@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.browser import BrowserConfig
 from pipeline.capture import CaptureSession
 from pipeline.capture.build import REDACTED
+from pipeline.live.browser import BrowserConfig
 from pipeline.page_state import STYLE_KEYS, PageState
 
 pytestmark = pytest.mark.browser
@@ -122,7 +122,7 @@ def test_shadow_root_inlined_before_light_children(capture_fixture):
 
 
 def test_closed_and_unslotted_shadow_content(capture_session, tmp_path):
-    from pipeline.static_server import serve_directory
+    from pipeline.live.static_server import serve_directory
 
     (tmp_path / "page.html").write_text(
         "<!DOCTYPE html><title>t</title><x-box id=host><b id=unslotted>not shown</b></x-box>"
@@ -140,7 +140,7 @@ def test_closed_and_unslotted_shadow_content(capture_session, tmp_path):
 
 
 def test_cross_origin_iframe_recorded_not_inlined(capture_session, fixture_server, tmp_path):
-    from pipeline.static_server import serve_directory
+    from pipeline.live.static_server import serve_directory
 
     port = fixture_server.rsplit(":", 1)[1]
     child = f"http://localhost:{port}/iframe_child.html"  # another site than 127.0.0.1

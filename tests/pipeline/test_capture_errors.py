@@ -10,10 +10,10 @@ from dataclasses import replace
 
 import pytest
 
-from pipeline.browser import BrowserConfig
 from pipeline.capture import CaptureSession, capture_page, check_url
 from pipeline.capture import live as live_capture
 from pipeline.errors import CaptureError
+from pipeline.live.browser import BrowserConfig
 
 pytestmark = pytest.mark.browser
 
@@ -41,7 +41,7 @@ def test_navigation_timeout(short_session, silent_server, fixture_server):
 
 
 def test_hung_page_times_out(short_session, tmp_path):
-    from pipeline.static_server import serve_directory
+    from pipeline.live.static_server import serve_directory
 
     (tmp_path / "hang.html").write_text(
         "<!DOCTYPE html><title>hang</title><p>x</p>"
@@ -126,7 +126,7 @@ def test_ax_switched_off(short_session, fixture_server):
 
 
 def test_ten_thousand_nodes(short_session, tmp_path):
-    from pipeline.static_server import serve_directory
+    from pipeline.live.static_server import serve_directory
 
     rows = "".join(
         f'<li><a href="/item/{i}">Item {i}</a> <span>detail {i}</span></li>' for i in range(2100)

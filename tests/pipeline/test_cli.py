@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from pipeline.cli import main
+from pipeline.cli.main import main
 from pipeline.page_state import PageState
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from pipeline.agent.execute import execute, execute_offline
 from pipeline.distill import DistillOptions, distill
-from pipeline.execute import execute, execute_offline
-from pipeline.html_source import page_from_file
-from pipeline.live_actions import LiveActions
-from pipeline.page_set import FIXTURE_DIR
+from pipeline.html.source import page_from_file
+from pipeline.live.actions import LiveActions
+from pipeline.report.page_set import FIXTURE_DIR
 from pipeline.tools.calls import make_call
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from pipeline.distill import distill
-from pipeline.page_set import fixture_pages
 from pipeline.render import render_flat, render_outline
+from pipeline.report.page_set import fixture_pages
 
 pytestmark = pytest.mark.browser
 

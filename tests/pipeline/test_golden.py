@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.distill import distill
-from pipeline.page_set import fixture_pages
 from pipeline.render import render_flat, render_outline
+from pipeline.report.page_set import fixture_pages
 
 GOLDEN = Path(__file__).parents[1] / "golden"
 UPDATE = os.environ.get("PAGESCOUT_UPDATE_GOLDEN") == "1"

@@ -1,4 +1,4 @@
-"""``pipeline.hf_model``: GGUF conversion into the cache (once, atomically, under a lock; broken
+"""``pipeline.model.hf``: GGUF conversion into the cache (once, atomically, under a lock; broken
 folders rebuilt), model specs, loading, and errors that name the fix. Conversions run on a tiny
 real GGUF file; one slow test loads the real SmolLM2-135M-Instruct."""
 
@@ -9,8 +9,8 @@ import threading
 import pytest
 from tiny_gguf import write_tiny_gguf
 
-from pipeline import hf_model
-from pipeline.hf_model import (
+from pipeline.model import hf as hf_model
+from pipeline.model.hf import (
     MANIFEST,
     WEIGHTS,
     ModelError,

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.errors import FormatError
-from pipeline.html_source import detect_kind, page_from_file, page_from_html
+from pipeline.html.source import detect_kind, page_from_file, page_from_html
 from pipeline.page_state import Node, PageState
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "mind2web"

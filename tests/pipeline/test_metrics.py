@@ -3,9 +3,9 @@
 from render_helpers import build_page, el, tx
 
 from pipeline.distill.model import PassReport
-from pipeline.metrics import compaction_metrics, format_table
+from pipeline.model.token_count import get_counter
 from pipeline.render import render_flat, render_outline
-from pipeline.tokens import get_counter
+from pipeline.render.metrics import compaction_metrics, format_table
 
 
 def test_metrics_row_and_table():

@@ -1,4 +1,4 @@
-"""MiniWoB++ pages and seeded episodes, in a real headless Chromium (pipeline/miniwob.py)."""
+"""MiniWoB++ pages and seeded episodes, in a real headless Chromium (pipeline/live/miniwob.py)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import asyncio
 
 import pytest
 
-from pipeline import miniwob
-from pipeline.browser import BrowserConfig, launch_browser, new_context
 from pipeline.capture import CaptureSession
-from pipeline.miniwob import (
+from pipeline.live import miniwob
+from pipeline.live.browser import BrowserConfig, launch_browser, new_context
+from pipeline.live.miniwob import (
     BENCHMARK_TASKS,
     MiniwobError,
     episode_from,

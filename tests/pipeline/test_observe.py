@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from pipeline.agent.modes import MODES
+from pipeline.agent.observe import observe
 from pipeline.distill import distill
-from pipeline.html_source import page_from_file
-from pipeline.observe import MODES, observe
-from pipeline.page_set import FIXTURE_DIR
-from pipeline.tokens import count_tokens
+from pipeline.html.source import page_from_file
+from pipeline.model.token_count import count_tokens
+from pipeline.report.page_set import FIXTURE_DIR
 from pipeline.tools.registry import tool_names
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from pipeline.distill import distill
-from pipeline.html_source import page_from_file
-from pipeline.page_set import FIXTURE_DIR
+from pipeline.html.source import page_from_file
 from pipeline.query import query_elements
 from pipeline.query.instruction import query_from_instruction
+from pipeline.report.page_set import FIXTURE_DIR
 
 
 @pytest.mark.parametrize(

@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 
 from pipeline.distill import distill
-from pipeline.html_source import page_from_file, page_from_html
-from pipeline.metrics import compaction_metrics
+from pipeline.html.source import page_from_file, page_from_html
 from pipeline.render import RenderOptions, render_flat, render_outline
+from pipeline.render.metrics import compaction_metrics
 
 FIXTURES = Path(__file__).resolve().parents[2] / "pipeline" / "fixtures"
 

@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from pipeline.tokens import (
+from pipeline.model.token_count import (
     SMOLLM2_GGUF,
     count_tokens,
     get_counter,
@@ -47,7 +47,7 @@ def test_missing_tokenizer_names_the_fix(tmp_path):
 
 
 def counter_cache_dir():
-    from pipeline.tokens import SMOLLM2_NAME, cache_root
+    from pipeline.model.token_count import SMOLLM2_NAME, cache_root
 
     return cache_root() / "tokenizers" / SMOLLM2_NAME
 

@@ -11,7 +11,7 @@ from training_helpers import write_dataset
 
 @pytest.fixture(scope="session")
 def base_folder() -> Path:
-    from pipeline.hf_model import ModelError, resolve_model
+    from pipeline.model.hf import ModelError, resolve_model
 
     try:
         return resolve_model(None)

@@ -9,8 +9,8 @@ import pytest
 import torch
 from safetensors.torch import load_file
 
+from pipeline.model.trained import load_trained
 from pipeline.tools import functional_tokens
-from training.checkpoint import load_trained
 from training.config import load_training_config
 from training.recipe import main
 
@@ -86,7 +86,7 @@ def test_lora_and_new_rows_train_original_rows_stay(run, base_folder):
 def test_trained_adapter_and_merged_model_generate_the_same(run):
     from training_helpers import TASKS, trajectory
 
-    from training.render import render_prompt
+    from pipeline.model.render import render_prompt
 
     out, _, _ = run
     messages = trajectory(*TASKS[1])["messages"][:2]

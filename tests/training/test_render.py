@@ -7,8 +7,8 @@ import pytest
 import torch
 from training_helpers import TASKS, trajectory
 
-from training.data import Collator
-from training.render import (
+from pipeline.model.functional_tokens import functional_token_ids
+from pipeline.model.render import (
     IGNORE,
     TRUNCATED,
     RenderError,
@@ -16,7 +16,7 @@ from training.render import (
     render_prompt,
     render_trajectory,
 )
-from training.tokens import functional_token_ids
+from training.data import Collator
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +39,7 @@ def test_only_assistant_turns_carry_labels(messages, tokenizer):
 
 
 def test_prompt_leaves_out_the_tool_list_and_keeps_the_page(messages, tokenizer):
-    from pipeline.observe import tool_list
+    from pipeline.agent.observe import tool_list
 
     user = messages[1]["content"]
     assert user.endswith("\n\n" + tool_list())  # datagen's record carries the list ...
@@ -53,7 +53,7 @@ def test_prompt_leaves_out_the_tool_list_and_keeps_the_page(messages, tokenizer)
 
 
 def test_system_prompt_is_rendered_in_its_brief_form(messages, tokenizer):
-    from pipeline.prompts import brief_system_prompt, system_prompt
+    from pipeline.agent.prompts import brief_system_prompt, system_prompt
 
     assert messages[0]["content"] == system_prompt("query_only")  # the record has the full one
     text = tokenizer.decode(_render(messages, tokenizer).input_ids, skip_special_tokens=False)

@@ -7,10 +7,10 @@ import pytest
 import torch
 from peft.tuners.trainable_tokens.layer import TrainableTokensLayer
 
-from training.checkpoint import with_lora
+from pipeline.model.functional_tokens import add_functional_tokens
+from pipeline.model.token_rows import RowTokensLayer
 from training.config import LoraConfig
-from training.token_rows import RowTokensLayer
-from training.tokens import add_functional_tokens
+from training.lora import with_lora
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,9 @@ import pytest
 import torch
 
 from pipeline.errors import PagescoutError
-from training.checkpoint import with_lora
+from pipeline.model.functional_tokens import add_functional_tokens
 from training.config import LoraConfig
-from training.tokens import add_functional_tokens
+from training.lora import with_lora
 from training.top_layers import decoder_layers
 
 

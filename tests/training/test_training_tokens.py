@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 import torch
 
+from pipeline.model.functional_tokens import add_functional_tokens, functional_token_ids
 from pipeline.tools import functional_tokens, make_call, parse_calls, to_tokens, token_descriptions
-from training.tokens import add_functional_tokens, functional_token_ids
 
 CALLS = [
     make_call("query_elements", text="add to cart", role="button"),

@@ -9,8 +9,8 @@ import pytest
 import torch
 from datasets import Dataset
 
+from pipeline.model.render import IGNORE
 from training.data import Collator
-from training.render import IGNORE
 from training.trainer import (
     WeightedSFTTrainer,
     predicted_positions,

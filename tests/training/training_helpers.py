@@ -12,11 +12,11 @@ from typing import Any
 
 import pipeline
 from datagen.dataset import DatasetWriter
+from pipeline.agent.execute import execute_offline
+from pipeline.agent.observe import observe
+from pipeline.agent.prompts import system_prompt, user_turn
 from pipeline.distill import distill
-from pipeline.execute import execute_offline
-from pipeline.html_source import page_from_file
-from pipeline.observe import observe
-from pipeline.prompts import system_prompt, user_turn
+from pipeline.html.source import page_from_file
 from pipeline.tools import make_call, openai_tools, to_openai
 
 FIXTURES = Path(pipeline.__file__).parent / "fixtures"

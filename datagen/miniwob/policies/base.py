@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pipeline.miniwob import Episode
+from pipeline.live.miniwob import Episode
 
 Op = Literal["CLICK", "TYPE", "SELECT"]
 OriginalOp = Literal["CLICK", "TYPE", "SELECT", "ENTER"]

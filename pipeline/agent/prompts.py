@@ -23,7 +23,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pipeline.observe import Mode
+from pipeline.agent.modes import Mode, check_mode
+from pipeline.agent.observe import tool_list
+from pipeline.tools import END_TOKEN, ToolCall, functional_tokens, make_call, to_tokens
 
 _COMMON = (
     "You are a web agent. You complete the user's task on the current web page, one action "
@@ -55,12 +57,20 @@ _BRIEF: dict[str, str] = {
 
 
 def system_prompt(mode: Mode) -> str:
-    if mode not in _BY_MODE:
-        raise ValueError(f"unknown agent mode {mode!r}; use one of {', '.join(_BY_MODE)}")
-    return _COMMON + _BY_MODE[mode] + _ACTIONS
+    return _COMMON + _BY_MODE[check_mode(mode)] + _ACTIONS
 
 
 _BRIEF_OF = {system_prompt(mode): brief for mode, brief in _BRIEF.items()}
+
+
+_MODE_OF = {system_prompt(mode): mode for mode in _BY_MODE} | {
+    brief: mode for mode, brief in _BRIEF.items()}
+
+
+def mode_of(text: str) -> Mode:
+    """The agent mode a system prompt (full or brief) was written for; ``query_only`` for any
+    other text."""
+    return _MODE_OF.get(text, "query_only")
 
 
 def brief_system_prompt(text: str) -> str:
@@ -72,3 +82,36 @@ def user_turn(task: str, history: Sequence[str], observation: str) -> str:
     """The task, the actions taken so far (oldest first), and what the page shows now."""
     done = "\n".join(f"- {action}" for action in history) if history else "- none"
     return f"Task: {task}\nPrevious actions:\n{done}\n\nCurrent page:\n{observation}"
+
+
+def _examples() -> list[tuple[str, list[tuple[str, ToolCall, str | None]]]]:
+    """Two worked steps (task; rationale, call, tool result) for the untuned baseline."""
+    return [
+        ("Click the \"Submit\" button.", [
+            ("Searching for the Submit button.",
+             make_call("query_elements", text="submit", role="button"),
+             "1 match:\n[7] <button>Submit</button> in MAIN"),
+            ("Clicking the \"Submit\" button: [7].", make_call("click", index=7), None)]),
+        ("Enter \"Kenda\" as the username.", [
+            ("Listing the text fields.", make_call("query_elements", role="textbox"),
+             ("2 matches:\n[3] <input placeholder=Username />\n"
+              "[4] <input type=password placeholder=Password />")),
+            ("Typing \"Kenda\" into the Username field: [3].",
+             make_call("type", index=3, text="Kenda"), None)]),
+    ]
+
+
+def untuned_system_prompt(mode: Mode) -> str:
+    """The system prompt for a model never trained on the tools (the untuned baseline): the
+    mode's prompt, the tool list, the call format and two worked examples."""
+    tokens = ", ".join(functional_tokens()[:-1])
+    how = (f"Write one short sentence, then exactly one call: a tool token ({tokens}), its "
+           f"JSON arguments, then {END_TOKEN}. Examples:")
+    lines = [system_prompt(mode), "", tool_list(), "", how]
+    for task, turns in _examples():
+        lines.append(f"\nTask: {task}")
+        for thinking, call, result in turns:
+            lines.append(f"Assistant: {thinking}\n{to_tokens(call)}")
+            if result:
+                lines.append(f"Tool: {result}")
+    return "\n".join(lines)

@@ -22,9 +22,9 @@ from pipeline.tools import ToolError, parse_call, validate_call
 
 
 def query(args: argparse.Namespace, load) -> int:
+    from pipeline.agent.execute import execute_offline
+    from pipeline.agent.observe import observe
     from pipeline.distill import DistillOptions, distill
-    from pipeline.execute import execute_offline
-    from pipeline.observe import observe
 
     page = distill(load(args.source), DistillOptions.preset(args.preset))
     if args.observe:

@@ -22,14 +22,14 @@ from typing import Literal
 
 from tqdm import tqdm
 
-from pipeline.browser import BrowserConfig
 from pipeline.config import config_to_dict
 from pipeline.distill import DistillOptions, distill
-from pipeline.metrics import CompactionMetrics, compaction_metrics, format_table
-from pipeline.miniwob import BENCHMARK_TASKS, MiniwobError, check_task, serve_miniwob
-from pipeline.page_set import FIXTURE_DIR, fixture_pages, load_page, page_set
+from pipeline.live.browser import BrowserConfig
+from pipeline.live.miniwob import BENCHMARK_TASKS, MiniwobError, check_task, serve_miniwob
+from pipeline.live.static_server import serve_directory
 from pipeline.render import render_flat, render_outline
-from pipeline.static_server import serve_directory
+from pipeline.render.metrics import CompactionMetrics, compaction_metrics, format_table
+from pipeline.report.page_set import FIXTURE_DIR, fixture_pages, load_page, page_set
 
 
 @dataclass

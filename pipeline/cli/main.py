@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from pipeline.cli_support import run_command, shared_overrides
+from pipeline.cli.support import run_command, shared_overrides
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -90,7 +90,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "snapshot":
         return snapshot(args)
     if args.command == "query":
-        from pipeline.query_cli import query
+        from pipeline.cli.query import query
 
         return query(args, _loader(args))
     return report(args)
@@ -98,8 +98,8 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 def _loader(args: argparse.Namespace):
     """``load(source) -> PageState`` with the command's browser and file settings."""
-    from pipeline.browser import BrowserConfig
-    from pipeline.sources import open_source
+    from pipeline.cli.sources import open_source
+    from pipeline.live.browser import BrowserConfig
 
     browser = BrowserConfig(
         executable_path=args.executable_path,
@@ -117,8 +117,8 @@ def _loader(args: argparse.Namespace):
 
 def snapshot(args: argparse.Namespace) -> int:
     from pipeline.distill import DistillOptions, distill
-    from pipeline.metrics import compaction_metrics, format_table
     from pipeline.render import RenderOptions, render_flat, render_outline
+    from pipeline.render.metrics import compaction_metrics, format_table
 
     options = DistillOptions.preset(args.preset)
     load = _loader(args)
@@ -150,7 +150,7 @@ def snapshot(args: argparse.Namespace) -> int:
 
 def report(args: argparse.Namespace) -> int:
     from pipeline.config import load_config
-    from pipeline.report import ReportConfig, run_report
+    from pipeline.report.run import ReportConfig, run_report
 
     config = load_config(ReportConfig, args.config, shared_overrides(args))
     run_report(config)

@@ -20,6 +20,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from pipeline.errors import CaptureError, FormatError
 
@@ -190,3 +191,16 @@ async def _close_quietly(browser) -> None:
         await browser.close()
     except PlaywrightError:
         pass
+
+
+async def detach_cdp(cdp: Any, timeout_s: float) -> None:
+    """Release a CDP session; on a crashed or closed page detaching may never answer, so wait at
+    most ``timeout_s``."""
+    import asyncio
+
+    from playwright.async_api import Error as PlaywrightError
+
+    try:
+        await asyncio.wait_for(cdp.detach(), timeout_s)
+    except (PlaywrightError, TimeoutError):
+        pass  # the target is gone and the session with it

@@ -4,7 +4,7 @@
                              timings={"capture": 412.0, "render": 3.1}, label="shop.html")
     print(format_table([row]))
 
-Token counts come from ``pipeline.tokens`` (the real SmolLM2 tokenizer, or a labelled
+Token counts come from ``pipeline.model.token_count`` (the real SmolLM2 tokenizer, or a labelled
 character estimate when the package is missing); every row says which counted.
 """
 
@@ -14,8 +14,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from pipeline.distill.model import DistilledPage
+from pipeline.model.token_count import get_counter
 from pipeline.page_state import PageState
-from pipeline.tokens import get_counter
 
 
 @dataclass(slots=True)

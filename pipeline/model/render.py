@@ -35,9 +35,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pipeline.agent.observe import without_tool_list
+from pipeline.agent.prompts import brief_system_prompt, user_turn
 from pipeline.errors import FormatError
-from pipeline.observe import without_tool_list
-from pipeline.prompts import brief_system_prompt, user_turn
 from pipeline.tools import ToolCall, from_openai, render_calls
 
 IGNORE = -100

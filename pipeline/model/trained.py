@@ -1,11 +1,11 @@
-"""Build the trainable model, save a trained one, and load it back (eval and serve use this).
+"""Save which base a training run used, and load a trained model back for inference.
 
-    model = with_lora(base_model, cfg.lora, new_ids)      # LoRA + the new token rows trainable
-    model, tokenizer = load_trained("runs/x/adapter")     # adapter folder, checkpoint-N or merged
+    save_run_info(adapter_folder, "smollm2", base_folder)   # written by the training recipe
+    model, tokenizer = load_trained("runs/x/adapter")       # adapter folder, checkpoint-N or merged
 
 An adapter folder holds the peft adapter (LoRA weights and the trained functional-token rows),
 the tokenizer with the functional tokens and the chat template, and ``pagescout_training.json``
-naming the base model spec. ``load_trained`` loads the base through ``pipeline.hf_model``,
+naming the base model spec. ``load_trained`` loads the base through ``pipeline.model.hf``,
 resizes it to the saved tokenizer and applies the adapter; a merged folder loads directly.
 """
 
@@ -16,38 +16,34 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import PagescoutError
-from training.config import LoraConfig
-from training.token_rows import use_row_forward
-from training.tokens import add_functional_tokens, functional_token_ids
-from training.top_layers import stop_backward_below, top_layer_indices
+from pipeline.model.functional_tokens import add_functional_tokens, functional_token_ids
+from pipeline.model.token_rows import use_row_forward
 
 RUN_FILE = "pagescout_training.json"
-
-
-def with_lora(model: Any, lora: LoraConfig, new_ids: list[int]) -> Any:
-    """The model wrapped by peft: LoRA on ``lora.target_modules`` (of the top
-    ``lora.top_layers`` decoder layers, backward stopped below them, when set) and ONLY the
-    rows ``new_ids`` of the (tied) embedding trainable; every original row stays frozen. The
-    token rows use the cheaper forward of ``training.token_rows``."""
-    from peft import LoraConfig as PeftLoraConfig
-    from peft import get_peft_model
-
-    layers = top_layer_indices(model, lora.top_layers) if lora.top_layers else None
-    config = PeftLoraConfig(
-        r=lora.rank, lora_alpha=lora.alpha, lora_dropout=lora.dropout,
-        target_modules=list(lora.target_modules), task_type="CAUSAL_LM",
-        trainable_token_indices={"embed_tokens": list(new_ids)}, layers_to_transform=layers,
-    )
-    model = get_peft_model(model, config)
-    use_row_forward(model)
-    if layers and layers[0] > 0:
-        stop_backward_below(model, layers[0])
-    return model
 
 
 def save_run_info(folder: str | Path, base_spec: str | None, base_folder: str | Path) -> None:
     info = {"base_model": base_spec, "base_folder": str(base_folder)}
     (Path(folder) / RUN_FILE).write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
+
+
+def trained_folder(spec: str | Path) -> Path | None:
+    """The folder ``load_trained`` takes for ``spec``: a training run folder's ``adapter/``, an
+    adapter folder or ``checkpoint-N``, or a merged folder that holds the functional tokens;
+    None when ``spec`` is none of these (a base model spec)."""
+    folder = Path(spec).expanduser()
+    if (folder / "adapter" / "adapter_config.json").is_file():
+        return folder / "adapter"
+    if (folder / "adapter_config.json").is_file():
+        return folder
+    if (folder / "config.json").is_file() and (folder / "tokenizer_config.json").is_file():
+        from pipeline.tools import END_TOKEN
+
+        tokenizer_files = folder.glob("*.json")
+        if any(END_TOKEN in f.read_text(encoding="utf-8", errors="replace")
+               for f in tokenizer_files if f.name.startswith(("tokenizer", "added_tokens"))):
+            return folder
+    return None
 
 
 def load_trained(path: str | Path, dtype: str = "float32") -> tuple[Any, Any]:
@@ -56,7 +52,7 @@ def load_trained(path: str | Path, dtype: str = "float32") -> tuple[Any, Any]:
     from peft import PeftModel
     from transformers import AutoTokenizer
 
-    from pipeline.hf_model import load_causal_lm
+    from pipeline.model.hf import load_causal_lm
 
     folder = Path(path)
     if not (folder / "adapter_config.json").is_file():

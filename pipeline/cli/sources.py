@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from pipeline.browser import BrowserConfig
 from pipeline.errors import CaptureError, FormatError
+from pipeline.live.browser import BrowserConfig
 from pipeline.page_state import PageState
 
 DEFAULT_MAX_FILE_BYTES = 50_000_000
@@ -48,6 +48,6 @@ def open_source(
             f"{source}: {size:,} bytes is over the limit of {max_file_bytes:,}; "
             "raise --max-file-bytes if the page is really that large"
         )
-    from pipeline.html_source import page_from_file
+    from pipeline.html.source import page_from_file
 
     return page_from_file(path, kind=kind)

@@ -17,10 +17,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.miniwob import BENCHMARK_TASKS, start_episode, task_url
+from pipeline.live.miniwob import BENCHMARK_TASKS, start_episode, task_url
 from pipeline.page_state import PageState
 
-FIXTURE_DIR = Path(__file__).with_name("fixtures")
+FIXTURE_DIR = Path(__file__).parents[1] / "fixtures"
 
 
 @dataclass(frozen=True, slots=True)

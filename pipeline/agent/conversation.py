@@ -1,6 +1,6 @@
 """Building a step's conversation in the TRL conversational tool format, and converting it.
 
-    convo = Conversation.open(step, page, "query_only")     # system + user turn
+    convo = Conversation.open(task, history, page, "query_only")     # system + user turn
     result = convo.call(make_call("query_elements", text="ok", role="button"), "Searching ...")
     convo.act(make_call("click", index=result.refs[0]), "Clicking the \"OK\" button: [3].")
     convo.messages     # system, user, assistant(tool_calls), tool, ..., assistant(action)
@@ -11,9 +11,7 @@ its arguments as a dict (what chat templates and TRL expect); tool messages are
 The conversation ends with the action call, without a tool message after it.
 
 ``api_messages`` turns such messages into what an OpenAI-compatible endpoint accepts (arguments as
-JSON text, ``tool_call_id`` on tool messages); ``trl_features`` gives the ``datasets`` features
-that store messages and tools losslessly (tool arguments and schemas as ``Json``, since their keys
-differ from row to row).
+JSON text, ``tool_call_id`` on tool messages).
 """
 
 from __future__ import annotations
@@ -23,19 +21,23 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from datagen.records import Mode, Step
+from pipeline.agent.execute import ToolResult, execute_offline
+from pipeline.agent.modes import Mode
+from pipeline.agent.observe import observe
+from pipeline.agent.prompts import system_prompt, user_turn
 from pipeline.distill.model import DistilledPage
-from pipeline.execute import ToolResult, execute_offline
-from pipeline.observe import observe
-from pipeline.prompts import system_prompt, user_turn
 from pipeline.tools import ToolCall, to_openai
 
 
-def opening(step: Step, page: DistilledPage, mode: Mode) -> list[dict[str, Any]]:
-    """The system prompt of ``mode`` and the step's user turn (task, history, observation)."""
+def opening(task: str, history: Sequence[str], page: DistilledPage, mode: Mode,
+            previous: DistilledPage | None = None) -> list[dict[str, Any]]:
+    """The system prompt of ``mode`` and the step's user turn (task, history, observation;
+    ``previous`` is the page of the step before, against which hybrid and full collapse what
+    did not change)."""
     return [
         {"role": "system", "content": system_prompt(mode)},
-        {"role": "user", "content": user_turn(step.task, step.history, observe(page, mode).text)},
+        {"role": "user", "content": user_turn(task, history,
+                                              observe(page, mode, previous).text)},
     ]
 
 
@@ -58,8 +60,9 @@ class Conversation:
     calls: list[ToolCall] = field(default_factory=list)
 
     @classmethod
-    def open(cls, step: Step, page: DistilledPage, mode: Mode) -> Conversation:
-        return cls(page, opening(step, page, mode))
+    def open(cls, task: str, history: Sequence[str], page: DistilledPage, mode: Mode,
+             previous: DistilledPage | None = None) -> Conversation:
+        return cls(page, opening(task, history, page, mode, previous))
 
     @property
     def observation(self) -> str:
@@ -101,17 +104,6 @@ def api_messages(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
                 item["tool_call_id"] = match[0]
         out.append(item)
     return out
-
-
-def trl_features():
-    """``datasets.Features`` for the ``messages`` and ``tools`` columns of a trajectory row."""
-    from datasets import Features, Json, List, Value
-
-    call = {"id": Value("string"), "type": Value("string"),
-            "function": {"name": Value("string"), "arguments": Json()}}
-    message = {"role": Value("string"), "content": Value("string"), "name": Value("string"),
-               "tool_calls": List(call)}
-    return Features({"messages": List(message), "tools": List(Json())})
 
 
 def _string_arguments(entry: Mapping[str, Any]) -> dict[str, Any]:

@@ -11,7 +11,7 @@ Only when the package is not installed (and no cache exists) does counting fall 
 estimate of one token per four characters; the counter says so (``exact`` is False and the name
 starts with ``estimate``). One load per process: counters are cached by tokenizer name.
 
-    from pipeline.tokens import count_tokens, tokenizer_name
+    from pipeline.model.token_count import count_tokens, tokenizer_name
     count_tokens("[1]<a href=/home>Home</a>")   # -> 12
 """
 
@@ -51,7 +51,7 @@ def cache_root() -> Path:
     env = os.environ.get("PAGESCOUT_CACHE")
     if env:
         return Path(env)
-    repo = Path(__file__).resolve().parents[1]
+    repo = Path(__file__).resolve().parents[2]
     base = repo if (repo / "pyproject.toml").exists() else Path.cwd()
     return base / ".cache" / "pagescout"
 

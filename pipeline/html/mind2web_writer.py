@@ -1,4 +1,4 @@
-"""Write a PageState as Mind2Web HTML: the inverse of ``pipeline.html_source`` for Mind2Web kinds.
+"""Write a PageState as Mind2Web HTML: the inverse of ``pipeline.html.source`` for Mind2Web kinds.
 
     to_mind2web_raw_html(state) -> str       # what Mind2Web stores as ``raw_html``
     to_mind2web_cleaned_html(state) -> str   # what it stores as ``cleaned_html``

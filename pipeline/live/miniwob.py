@@ -37,9 +37,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from pipeline.errors import CaptureError
-from pipeline.static_server import serve_directory
+from pipeline.live.static_server import serve_directory
 
-EPISODE_JS_PATH = Path(__file__).with_name("js") / "miniwob_episode.js"
+EPISODE_JS_PATH = Path(__file__).parents[1] / "js" / "miniwob_episode.js"
 DEFAULT_MAX_TIME_MS = 60_000  # long enough that a slow agent step does not time the episode out
 DEFAULT_HOOK_TIMEOUT_MS = 5_000  # how long to wait for the cover and WOB_TASK_READY
 
@@ -126,7 +126,7 @@ def check_task(task: str) -> str:
     if (miniwob_html_dir() / "miniwob" / f"{task}.html").is_file():
         return task
     close = [t for t in list_tasks() if task.split("-")[0] in t][:8]
-    hint = f"; similar: {', '.join(close)}" if close else "; see pipeline.miniwob.list_tasks()"
+    hint = f"; similar: {', '.join(close)}" if close else "; see pipeline.live.miniwob.list_tasks()"
     raise MiniwobError(f"unknown MiniWoB++ task {task!r}{hint}")
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pipeline.distill.model import DistilledPage
-from pipeline.live_actions import LiveActions
+from pipeline.live.actions import LiveActions
 from pipeline.query import get_element_details, get_page_summary, get_region, query_elements
 from pipeline.render.elements import element_text, format_element, trim_text
 from pipeline.tools.calls import ToolCall

@@ -8,12 +8,17 @@ with trusted input (Playwright's mouse and keyboard). A problem comes back as an
 
     actions = LiveActions(playwright_page)       # async Playwright page
     outcome = await actions.click(backend_id)    # ActionOutcome(ok, message, error)
+    outcome = await actions.press("Enter", backend_id)   # Enter in that field
+    backend_id = await actions.backend_id_of("() => document.querySelector('#ok')")
+    await actions.close()                        # release the CDP session
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Literal
+
+from pipeline.live.browser import detach_cdp
 
 ActionError = Literal["stale", "hidden", "disabled", "covered", "not_editable", "not_a_select",
                       "no_option", "failed"]
@@ -69,6 +74,7 @@ _SELECT_JS = """function (wanted) {
   this.dispatchEvent(new Event('change', {bubbles: true}));
   return {ok: true, text: match.text.trim()};
 }"""
+DETACH_TIMEOUT_S = 1.0
 _VALUE_SET_TYPES = frozenset({"date", "time", "datetime-local", "month", "week", "color", "range"})
 
 
@@ -203,12 +209,38 @@ class LiveActions:
                                  "no_option")
         return ActionOutcome(True, f"selected {chosen['text']!r} in {what}")
 
-    async def press(self, key: str) -> ActionOutcome:
+    async def press(self, key: str, backend_id: int | None = None,
+                    what: str = "the element") -> ActionOutcome:
+        """Press ``key`` where the focus is, or in the element ``backend_id`` (focused first)."""
         async def press() -> ActionOutcome:
+            if backend_id is not None:
+                _, _, problem = await self._ready(backend_id, what)
+                if problem:
+                    return problem
+                await self._send("DOM.focus", {"backendNodeId": backend_id})
             await self.page.keyboard.press(key)
-            return ActionOutcome(True, f"pressed {key}")
+            return ActionOutcome(True, f"pressed {key}" + (f" in {what}" if backend_id else ""))
 
         return await self._guard(press())
+
+    async def backend_id_of(self, expression: str) -> int | None:
+        """Backend node id of the element the JS function expression returns (None: it returned
+        no element or threw)."""
+        found = await self._send("Runtime.evaluate", {"expression": f"({expression})()"})
+        handle = found.get("result", {})
+        if "exceptionDetails" in found or handle.get("subtype") != "node":
+            return None
+        try:
+            described = await self._send("DOM.describeNode", {"objectId": handle["objectId"]})
+        finally:
+            await self._send("Runtime.releaseObject", {"objectId": handle["objectId"]})
+        return described["node"]["backendNodeId"]
+
+    async def close(self) -> None:
+        """Release the CDP session (without waiting long on a crashed page)."""
+        cdp, self._cdp = self._cdp, None
+        if cdp is not None:
+            await detach_cdp(cdp, DETACH_TIMEOUT_S)
 
     async def _guard(self, action) -> ActionOutcome:
         """Run an action; a browser-side failure becomes a readable ``failed`` outcome."""

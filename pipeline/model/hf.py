@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import PagescoutError
-from pipeline.tokens import SMOLLM2_GGUF, cache_root, smollm2_package_folder
+from pipeline.model.token_count import SMOLLM2_GGUF, cache_root, smollm2_package_folder
 
 DEFAULT_ALIASES = ("smollm2", "smollm2-135m-instruct", "default")
 DTYPES = ("float32", "bfloat16", "float16")

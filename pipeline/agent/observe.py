@@ -9,23 +9,20 @@
     obs = observe(page, "query_only")          # Observation(mode, text, tokens)
     obs = observe(page, "hybrid", previous=last_page)
 
-Token counts come from ``pipeline.tokens`` (the real SmolLM2 tokenizer when installed).
+Token counts come from ``pipeline.model.token_count`` (the real SmolLM2 tokenizer when installed).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
 
+from pipeline.agent.modes import Mode, check_mode
 from pipeline.distill.model import DistilledPage
+from pipeline.model.token_count import count_tokens
 from pipeline.query.summary import page_overview, scroll_line
 from pipeline.render import render_flat, render_outline
-from pipeline.tokens import count_tokens
 from pipeline.tools.registry import TOOLS, ToolKind
-
-Mode = Literal["full", "hybrid", "query_only"]
-MODES: tuple[Mode, ...] = ("full", "hybrid", "query_only")
 
 
 @dataclass(slots=True)
@@ -37,14 +34,13 @@ class Observation:
 
 def observe(page: DistilledPage, mode: Mode, previous: DistilledPage | None = None) -> Observation:
     """The observation text of ``page`` in ``mode`` and its token count."""
+    mode = check_mode(mode)
     if mode == "full":
         text = full_observation(page, previous)
     elif mode == "hybrid":
         text = hybrid_observation(page, previous)
-    elif mode == "query_only":
-        text = query_only_observation(page)
     else:
-        raise ValueError(f"unknown agent mode {mode!r}; use one of {', '.join(MODES)}")
+        text = query_only_observation(page)
     return Observation(mode, text, count_tokens(text))
 
 

@@ -1,0 +1,196 @@
+"""The step loop and the episode loop: a policy queries the page, then acts.
+
+    outcome = await play_step(policy, situation, act, limits)       # one step
+    record = await play_episode(policy, env, task, mode, limits)     # until done or max_steps
+
+``play_step`` asks the policy for turns. A query tool call runs on the page state and its result
+comes back as a tool message; the step ends with the first action the executor accepts (``act``
+runs it: ``execute`` on a live page, ``execute_offline`` for recorded steps). With
+``limits.feedback_errors`` (eval, serve) an unusable reply (no call, several calls, bad
+arguments) or a refused action (unknown index, hidden, covered ...) is answered with a tool
+message saying what is wrong and counts against ``max_tool_calls``, like a query; without it
+(datagen's teachers) the step ends there with the reply recorded as it came. A step that uses
+up its calls without an accepted action ends with stop ``max_tool_calls``. Model output never
+raises; a policy that raises ends the step with ``policy_error``.
+
+``play_episode`` runs steps on an ``Environment`` (the live MiniWoB++ harness, BrowserGym, the
+server's browser sessions): each step observes a fresh page, plays the step, executes the action,
+adds its Mind2Web-style history line, and stops when the environment says the episode is over,
+the policy calls ``done``, or ``max_steps`` steps were taken.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pipeline.agent.conversation import tool_message
+from pipeline.agent.execute import ToolResult, run_query
+from pipeline.agent.modes import Mode
+from pipeline.agent.policy import Policy, Situation, Turn
+from pipeline.distill.model import DistilledPage
+from pipeline.tools import ToolCall, ToolError
+
+ActionRunner = Callable[[ToolCall, DistilledPage], Awaitable[ToolResult]]
+
+
+@dataclass(frozen=True, slots=True)
+class StepLimits:
+    max_tool_calls: int = 6  # query calls (and, with feedback, rejected replies) per step
+    feedback_errors: bool = True  # answer bad replies / refused actions instead of stopping
+    max_steps: int = 10  # steps per episode
+
+
+@dataclass(slots=True)
+class StepOutcome:
+    messages: list[dict[str, Any]]
+    stop: str  # "action", "max_tool_calls", "invalid_call: <kind>", "refused: <error>", ...
+    action: ToolCall | None = None
+    result: ToolResult | None = None  # the executed action's result
+    turns: list[Turn] = field(default_factory=list)
+    queries: int = 0  # query tool calls run
+    rejected: int = 0  # replies that were unusable or actions that were refused
+    seconds: float = 0.0
+    error: BaseException | None = None  # what the policy raised (stop "policy_error: ...")
+
+    @property
+    def prompt_tokens(self) -> int:
+        return sum(t.prompt_tokens for t in self.turns)
+
+    @property
+    def completion_tokens(self) -> int:
+        return sum(t.completion_tokens for t in self.turns)
+
+    @property
+    def valid_calls(self) -> int:
+        return sum(1 for t in self.turns if isinstance(t.call, ToolCall))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"stop": self.stop, "messages": self.messages,
+                "action": None if self.action is None else
+                {"name": self.action.name, "arguments": self.action.arguments},
+                "result": None if self.result is None else
+                {"ok": self.result.ok, "text": self.result.text, "error": self.result.error},
+                "turns": len(self.turns), "valid_calls": self.valid_calls,
+                "queries": self.queries, "rejected": self.rejected,
+                "prompt_tokens": self.prompt_tokens,
+                "completion_tokens": self.completion_tokens, "seconds": round(self.seconds, 4)}
+
+
+async def play_step(policy: Policy, situation: Situation, act: ActionRunner,
+                    limits: StepLimits) -> StepOutcome:
+    """One step: turns until an accepted action or the call limit (see module doc)."""
+    started = time.perf_counter()
+    out = StepOutcome(situation.messages, "max_tool_calls")
+    for _ in range(limits.max_tool_calls + 1):
+        try:
+            turn = await policy.next_turn(situation)
+        except Exception as exc:  # noqa: BLE001 -- a policy bug or a dead endpoint ends the step
+            out.stop, out.error = f"policy_error: {type(exc).__name__}: {exc}"[:300], exc
+            break
+        out.turns.append(turn)
+        out.messages.append(turn.message)
+        stop = await _take(turn, situation, act, limits, out)
+        if stop:
+            out.stop = stop
+            break
+    out.seconds = time.perf_counter() - started
+    return out
+
+
+async def _take(turn: Turn, situation: Situation, act: ActionRunner, limits: StepLimits,
+                out: StepOutcome) -> str | None:
+    """Handle one turn; returns why the step stops, or None to ask for another turn."""
+    call = turn.call
+    if isinstance(call, ToolError):
+        if not limits.feedback_errors:
+            return f"invalid_call: {call.kind}"
+        out.rejected += 1
+        out.messages.append(tool_message(call.name or "error", f"Error: {call.message}"))
+        return None
+    if call.kind == "query":
+        result = run_query(call, situation.page)
+        out.queries += 1
+        out.messages.append(tool_message(call.name, result.text))
+        return None
+    result = await act(call, situation.page)
+    if result.ok or not limits.feedback_errors:
+        out.action, out.result = call, result
+        return "action" if result.ok else f"refused: {result.error}"
+    out.rejected += 1
+    text = result.text if result.text.startswith("Error") else f"Error: {result.text}"
+    out.messages.append(tool_message(call.name, text))
+    return None
+
+
+class Environment(Protocol):
+    """A live page an episode plays on (the MiniWoB++ harness, BrowserGym, a served session)."""
+
+    async def observe(self) -> DistilledPage:
+        """A fresh capture of the page, distilled."""
+        ...
+
+    async def act(self, call: ToolCall, page: DistilledPage) -> ToolResult:
+        """Execute an action on the live page."""
+        ...
+
+    async def finished(self) -> bool:
+        """Whether the episode is over (the task judged it)."""
+        ...
+
+
+@dataclass(slots=True)
+class EpisodeRecord:
+    task: str
+    mode: Mode
+    steps: list[StepOutcome] = field(default_factory=list)
+    history: list[str] = field(default_factory=list)
+    stop: str = "max_steps"  # "finished", "done", "max_steps", "step_failed: <stop>"
+    answer: str | None = None  # done's answer
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"task": self.task, "mode": self.mode, "stop": self.stop, "answer": self.answer,
+                "history": self.history, "steps": [s.to_dict() for s in self.steps],
+                "seconds": round(self.seconds, 4)}
+
+
+HistoryLine = Callable[[ToolCall, DistilledPage], str]
+
+
+async def play_episode(policy: Policy, env: Environment, task: str, mode: Mode,
+                       limits: StepLimits, history_line: HistoryLine,
+                       opening: Callable[..., list[dict[str, Any]]], gold: Any = None
+                       ) -> EpisodeRecord:
+    """Steps until the environment is finished, the policy says done, or ``max_steps``.
+
+    ``opening(task, history, page, mode, previous)`` builds a step's first messages
+    (``pipeline.agent.conversation.opening``); ``history_line(action, page)`` the line the
+    action adds to the history, from the page it acted on."""
+    started = time.perf_counter()
+    record = EpisodeRecord(task, mode)
+    previous: DistilledPage | None = None
+    for _ in range(limits.max_steps):
+        page = await env.observe()
+        messages = opening(task, record.history, page, mode, previous)
+        situation = Situation(task, list(record.history), mode, messages, page, gold)
+        outcome = await play_step(policy, situation, env.act, limits)
+        record.steps.append(outcome)
+        previous = page
+        if outcome.action is None or outcome.result is None or not outcome.result.ok:
+            record.history.append(f"(no action: {outcome.stop})")
+            if await env.finished():
+                record.stop = "finished"
+                break
+            continue
+        if outcome.result.done:
+            record.stop, record.answer = "done", outcome.result.answer
+            break
+        record.history.append(history_line(outcome.action, page))
+        if await env.finished():
+            record.stop = "finished"
+            break
+    record.seconds = time.perf_counter() - started
+    return record

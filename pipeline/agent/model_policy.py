@@ -1,0 +1,129 @@
+"""A local causal LM as a policy: a trained adapter, a merged folder, or an untuned base model.
+
+    policy = load_model_policy("runs/training/smollm2-135m-cpu")        # the run's adapter
+    policy = load_model_policy("smollm2")                               # the untuned baseline
+    turn = await policy.next_turn(situation)
+    policy.stats()     # prompts, batches, generated tokens, seconds, tokens/s
+
+A trained model gets the conversation rendered exactly as in training (``render_prompt``: the
+brief system prompt, no tool list); an untuned one gets ``untuned_system_prompt`` (the tool list,
+the call format and two worked examples) in place of the system prompt. Decoding is greedy and
+stops at ``<bu_end>`` or the end of the turn. ``next_turn`` calls made at the same time (episodes
+or offline steps run concurrently) are batched: the first waits ``batch_wait_s`` for others to
+join, then one ``generate_turns`` call serves up to ``batch_size`` of them in a worker thread,
+so browsers keep running while the model generates.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pipeline.agent.policy import Situation, Turn, calls_before, turn_from_text
+from pipeline.agent.prompts import mode_of, untuned_system_prompt
+from pipeline.model.generate import Generation, bf16_supported, generate_turns
+
+Kind = Literal["trained", "untuned"]
+
+
+@dataclass(frozen=True, slots=True)
+class GenerationSettings:
+    max_length: int = 1536  # prompt + answer tokens; prompts are cut as in training
+    max_new_tokens: int = 96
+    batch_size: int = 8
+    batch_wait_s: float = 0.02
+    bf16: bool | None = None  # None: where the machine has native bf16
+
+
+class ModelPolicy:
+    def __init__(self, model: Any, tokenizer: Any, kind: Kind, name: str,
+                 settings: GenerationSettings = GenerationSettings()) -> None:
+        self.model, self.tokenizer, self.kind, self.name = model, tokenizer, kind, name
+        self.settings = settings
+        self.bf16 = bf16_supported() if settings.bf16 is None else settings.bf16
+        self._pending: list[tuple[list[dict[str, Any]], asyncio.Future]] = []
+        self._worker: asyncio.Task | None = None
+        self._stats = {"prompts": 0, "batches": 0, "prompt_tokens": 0, "generated_tokens": 0,
+                       "seconds": 0.0}
+
+    async def next_turn(self, situation: Situation) -> Turn:
+        started = time.perf_counter()
+        generation = await self._generate(self.prompt_messages(situation.messages))
+        return turn_from_text(generation.text, calls_before(situation.messages),
+                              prompt_tokens=generation.prompt_tokens,
+                              completion_tokens=generation.completion_tokens,
+                              seconds=time.perf_counter() - started)
+
+    def prompt_messages(self, messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """The conversation as this model reads it (the untuned one gets the long system prompt
+        with the tool list and examples)."""
+        out = [dict(m) for m in messages]
+        if self.kind == "untuned" and out and out[0].get("role") == "system":
+            out[0]["content"] = untuned_system_prompt(mode_of(out[0]["content"]))
+        return out
+
+    def generate_now(self, conversations: Sequence[Sequence[Mapping[str, Any]]]
+                     ) -> list[Generation]:
+        """Synchronous batched generation (no event loop needed)."""
+        s = self.settings
+        started = time.perf_counter()
+        out = generate_turns(self.model, self.tokenizer, conversations,
+                             max_length=s.max_length, max_new_tokens=s.max_new_tokens,
+                             batch_size=s.batch_size, bf16=self.bf16)
+        self._stats["batches"] += -(-len(conversations) // s.batch_size)
+        self._stats["prompts"] += len(conversations)
+        self._stats["prompt_tokens"] += sum(g.prompt_tokens for g in out)
+        self._stats["generated_tokens"] += sum(g.completion_tokens for g in out)
+        self._stats["seconds"] += time.perf_counter() - started
+        return out
+
+    def stats(self) -> dict[str, Any]:
+        s = dict(self._stats)
+        s["tokens_per_s"] = round(s["generated_tokens"] / s["seconds"], 2) if s["seconds"] else 0.0
+        s["seconds"] = round(s["seconds"], 3)
+        s["bf16"] = self.bf16
+        return s
+
+    async def _generate(self, messages: list[dict[str, Any]]) -> Generation:
+        future = asyncio.get_running_loop().create_future()
+        self._pending.append((messages, future))
+        if self._worker is None or self._worker.done():
+            self._worker = asyncio.create_task(self._drain())
+        return await future
+
+    async def _drain(self) -> None:
+        while self._pending:
+            await asyncio.sleep(self.settings.batch_wait_s)  # let concurrent callers join
+            batch = self._pending[:self.settings.batch_size]
+            del self._pending[:len(batch)]
+            try:
+                outs = await asyncio.to_thread(self.generate_now, [m for m, _ in batch])
+            except Exception as exc:  # noqa: BLE001 -- handed to every waiting caller
+                for _, future in batch:
+                    if not future.done():
+                        future.set_exception(exc)
+                continue
+            for (_, future), generation in zip(batch, outs, strict=True):
+                if not future.done():
+                    future.set_result(generation)
+
+
+def load_model_policy(spec: str | Path, settings: GenerationSettings = GenerationSettings(),
+                      dtype: str = "float32") -> ModelPolicy:
+    """A policy from a training run folder (its ``adapter/``), an adapter folder or
+    ``checkpoint-N``, a merged folder holding the functional tokens, or a base model spec
+    (``smollm2``, a folder, a .gguf, a hub id) for the untuned baseline."""
+    from pipeline.model.hf import load_causal_lm
+    from pipeline.model.trained import load_trained, trained_folder
+
+    folder = trained_folder(spec)
+    if folder is not None:
+        model, tokenizer = load_trained(folder, dtype=dtype)
+        return ModelPolicy(model, tokenizer, "trained", f"checkpoint:{folder}", settings)
+    model, tokenizer = load_causal_lm(spec, dtype=dtype)
+    model.eval()
+    return ModelPolicy(model, tokenizer, "untuned", f"base:{spec}", settings)

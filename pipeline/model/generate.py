@@ -1,0 +1,103 @@
+"""Batched greedy generation of the next assistant turn, for training's held-out metrics, the
+eval policies and the server.
+
+    outs = generate_turns(model, tokenizer, conversations, max_length=1536, max_new_tokens=96,
+                          batch_size=8)
+    outs[0].text              # "Searching ...\\n<bu_query>{...}<bu_end>" (special tokens kept)
+    outs[0].prompt_tokens, outs[0].completion_tokens
+
+Each conversation is rendered with ``render_prompt`` (exactly as training renders it, truncated
+the same way), prompts are sorted by length and batched (left padding, little waste), decoded
+greedily, and each answer is cut after its first stop token: ``<bu_end>`` (a call is complete)
+or the end-of-turn token. ``bf16`` runs under bf16 autocast (``bf16_supported()`` says whether
+the CPU has native bf16). Answers come back in input order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from pipeline.model.render import render_prompt
+from pipeline.tools import functional_tokens
+
+CALL_END = functional_tokens()[-1]  # "<bu_end>"
+
+
+@dataclass(frozen=True, slots=True)
+class Generation:
+    text: str  # the answer up to and including its stop token, special tokens kept
+    prompt_tokens: int
+    completion_tokens: int
+
+
+def stop_ids(tokenizer: Any) -> list[int]:
+    """Ids generation stops at: end of turn, and ``<bu_end>`` when the tokenizer knows it."""
+    ids = [tokenizer.eos_token_id]
+    end = tokenizer.convert_tokens_to_ids(CALL_END)
+    if isinstance(end, int) and end != tokenizer.unk_token_id and end not in ids:
+        ids.append(end)
+    return [i for i in ids if i is not None]
+
+
+def bf16_supported() -> bool:
+    """Whether this machine runs bf16 matmuls natively (a CUDA device, or a CPU with AVX-512
+    BF16 / AMX); elsewhere bf16 autocast is emulated and slower than fp32."""
+    if torch.cuda.is_available():
+        return torch.cuda.is_bf16_supported()
+    capability = torch.backends.cpu.get_cpu_capability()
+    try:
+        flags = Path("/proc/cpuinfo").read_text(encoding="utf-8")
+    except OSError:
+        return False
+    return capability.startswith("AVX512") and (" avx512_bf16" in flags or " amx_bf16" in flags)
+
+
+@torch.no_grad()
+def generate_turns(
+    model: Any, tokenizer: Any, conversations: Sequence[Sequence[Mapping[str, Any]]], *,
+    max_length: int, max_new_tokens: int, batch_size: int, progress: bool = False,
+    bf16: bool = False,
+) -> list[Generation]:
+    """The greedy next assistant turn of each conversation, in input order (see module doc)."""
+    from tqdm.auto import tqdm
+
+    was_training = model.training
+    model.eval()
+    device = next(model.parameters()).device
+    rendered = [render_prompt(c, tokenizer, max_length=max_length - max_new_tokens)
+                for c in conversations]
+    order = sorted(range(len(rendered)), key=lambda i: len(rendered[i]))
+    out: list[Generation | None] = [None] * len(rendered)
+    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
+    stops = stop_ids(tokenizer)
+    for start in tqdm(range(0, len(order), batch_size), desc="generate", unit="batch",
+                      disable=not progress, leave=False):
+        batch = order[start:start + batch_size]
+        chunk = [rendered[i] for i in batch]
+        width = max(len(ids) for ids in chunk)
+        ids = torch.tensor([[pad] * (width - len(c)) + c for c in chunk], device=device)
+        mask = torch.tensor([[0] * (width - len(c)) + [1] * len(c) for c in chunk], device=device)
+        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=bf16):
+            generated = model.generate(input_ids=ids, attention_mask=mask,
+                                       max_new_tokens=max_new_tokens, do_sample=False,
+                                       use_cache=True, pad_token_id=pad, eos_token_id=stops)
+        for i, row in zip(batch, generated[:, width:].tolist(), strict=True):
+            answer = _until_stop(row, stops)
+            text = tokenizer.decode(answer, skip_special_tokens=False)
+            out[i] = Generation(text, len(rendered[i]), len(answer))
+    if was_training:
+        model.train()
+    return [g for g in out if g is not None]
+
+
+def _until_stop(ids: list[int], stops: Sequence[int]) -> list[int]:
+    """The ids up to and including the first stop id; the end-of-turn id itself is dropped."""
+    for position, token in enumerate(ids):
+        if token in stops:
+            return ids[:position + 1] if token != stops[0] else ids[:position]
+    return ids
