@@ -54,11 +54,16 @@ def reject_key(reject: Reject) -> str:
 
 def assign_split(step: Step, splits: SplitConfig) -> str:
     """The output split of a step (see ``SplitConfig``)."""
+    return split_for(step.annotation_id, step.website, step.split, splits)
+
+
+def split_for(annotation_id: str, website: str, input_split: str, splits: SplitConfig) -> str:
+    """The output split of a task's steps, from its id, website and input folder's split."""
     if splits.by == "input":
-        return step.split or "train"
-    if step.website in splits.test_websites:
+        return input_split or "train"
+    if website in splits.test_websites:
         return "test_website"
-    digest = hashlib.sha256(step.annotation_id.encode()).digest()
+    digest = hashlib.sha256(annotation_id.encode()).digest()
     share = int.from_bytes(digest[:4], "big") / 2**32 * 100
     return "test_task" if share < splits.test_task_percent else "train"
 

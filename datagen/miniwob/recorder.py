@@ -16,13 +16,10 @@ are tried again. The manifest ``record_manifest.json`` sums up every run into th
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import sys
 import time
-from importlib import metadata
 from pathlib import Path
-from typing import Any, Self
+from typing import Any
 
 from tqdm import tqdm
 
@@ -39,12 +36,10 @@ from datagen.miniwob.manifest import (
     summarize,
 )
 from datagen.miniwob.shards import ShardWriter
-from pipeline.capture import AsyncCaptureSession
 from pipeline.config import config_to_dict
 from pipeline.errors import CaptureError
 from pipeline.live.miniwob import serve_miniwob
-
-RECOVER_TIMEOUT_S = 15.0
+from pipeline.live.slot import BrowserSlot
 
 
 def plan(config: RecordConfig) -> list[tuple[str, int]]:
@@ -71,7 +66,7 @@ async def _record(config: RecordConfig) -> dict[str, Any]:
     with ShardWriter(out / config.split, config.tasks_per_file) as shards, serve_miniwob() as base:
         done = shards.ids | settled_ids(read_log(log_path))
         todo = [(t, s) for t, s in plan(config) if annotation_id(t, s) not in done]
-        async with _Browser(config) as browser:
+        async with BrowserSlot(config.browser) as browser:
             versions = await browser.versions()
             bar = tqdm(todo, desc="episodes", unit="ep", disable=not todo)
             for task, seed in bar:
@@ -93,7 +88,7 @@ async def _record(config: RecordConfig) -> dict[str, Any]:
     return manifest
 
 
-async def _attempt(browser: _Browser, base: str, task: str, seed: int,
+async def _attempt(browser: BrowserSlot, base: str, task: str, seed: int,
                    settings: EpisodeSettings, config: RecordConfig
                    ) -> tuple[Attempt, dict[str, Any] | None]:
     """Play one episode; (log line, task record or None)."""
@@ -117,43 +112,6 @@ async def _attempt(browser: _Browser, base: str, task: str, seed: int,
         return attempt("failed", run.failure, len(run.steps)), None
     record = episode_task(run, config.max_negatives)
     return attempt("written", "", len(run.steps)), record
-
-
-class _Browser:
-    """The capture session the episodes run in; replaced page by page, or whole, after a crash."""
-
-    def __init__(self, config: RecordConfig) -> None:
-        self.config = config
-        self.session: AsyncCaptureSession | None = None
-
-    async def __aenter__(self) -> Self:
-        self.session = await AsyncCaptureSession(self.config.browser).__aenter__()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.session.__aexit__(*exc)
-
-    @property
-    def page(self) -> Any:
-        return self.session.page
-
-    async def versions(self) -> dict[str, str]:
-        return {"python": sys.version.split()[0], "miniwob": metadata.version("miniwob"),
-                "playwright": metadata.version("playwright"),
-                "chromium": self.page.context.browser.version}
-
-    async def recover(self) -> None:
-        """A fresh page; a fresh browser when the page cannot be replaced."""
-        from playwright.async_api import Error as PlaywrightError
-
-        try:
-            await asyncio.wait_for(self.session.new_page(), RECOVER_TIMEOUT_S)
-            return
-        except (PlaywrightError, TimeoutError):  # the browser itself is gone or hung
-            pass
-        with contextlib.suppress(PlaywrightError, TimeoutError):  # it may be dead already
-            await asyncio.wait_for(self.session.__aexit__(None, None, None), RECOVER_TIMEOUT_S)
-        await self.__aenter__()
 
 
 def _first_line(exc: BaseException) -> str:

@@ -71,3 +71,9 @@ def without_tool_list(text: str) -> str:
     """An observation (or a user turn ending with one) without the tool list at its end, of
     this registry or an older one."""
     return _TOOL_LIST_AT_END.sub("", text)
+
+
+def observation_tokens(messages: list[dict]) -> int:
+    """Tokens of a step's user turn as a trained model reads it (the tool list cut): what the
+    page costs in the prompt of the mode."""
+    return count_tokens(without_tool_list(messages[1]["content"]))

@@ -10,16 +10,6 @@ from training_helpers import write_dataset
 
 
 @pytest.fixture(scope="session")
-def base_folder() -> Path:
-    from pipeline.model.hf import ModelError, resolve_model
-
-    try:
-        return resolve_model(None)
-    except ModelError as exc:
-        pytest.skip(f"no SmolLM2 base model: {exc}")
-
-
-@pytest.fixture(scope="session")
 def tokenizer(base_folder: Path):
     from transformers import AutoTokenizer
 

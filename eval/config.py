@@ -1,0 +1,135 @@
+"""The eval stage's config: one dataclass, validated up front by ``pipeline.config.load_config``.
+
+    python -m eval --config configs/eval/miniwob.yaml checkpoint=runs/training/smollm2-135m-cpu
+    python -m eval --config configs/eval/mind2web.yaml input=/data/mind2web/test_task policy=oracle
+
+``policy`` and ``mode`` take one name or a list: every model policy (checkpoint, base, openai)
+runs in every listed mode; the baselines oracle and random run once, in the first mode. A run is
+``<policy>/<mode>``; all runs of one invocation land in one results.json and one table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from datagen.build_config import SplitConfig
+from datagen.teachers import OracleConfig
+from pipeline.agent.modes import MODES
+from pipeline.agent.openai_client import ClientConfig
+from pipeline.config import load_config
+from pipeline.live.browser import BrowserConfig
+
+POLICIES = ("oracle", "random", "base", "checkpoint", "openai")
+BASELINES = ("oracle", "random")
+Benchmark = Literal["miniwob", "mind2web", "browsergym"]
+
+
+@dataclass(slots=True)
+class GenerationConfig:
+    max_length: int = 1536  # prompt + answer tokens (prompts are cut as in training)
+    max_new_tokens: int = 96
+    batch_size: int = 8
+    bf16: bool | None = None  # null: where the CPU (or GPU) runs bf16 natively
+    dtype: Literal["float32", "bfloat16"] = "float32"  # weights as loaded
+
+
+@dataclass(slots=True)
+class MiniwobConfig:
+    """Live MiniWoB++ episodes: the held-out seeds of the trained tasks and the held-out tasks."""
+
+    tasks: list[str] | None = None  # null: every task with a scripted oracle policy
+    heldout_tasks: list[str] = field(default_factory=list)  # tasks no training run saw
+    seeds_per_task: int = 3
+    first_seed: int = 10_000  # far from the recorder's seeds (0..), so never a training page
+    episode_max_time_ms: int = 120_000  # the task's own timer (raw reward ignores time)
+    disable_animations: bool = True  # jQuery.fx.off, as the recorder plays
+    # after an action, wait this long before the next capture: jQuery UI's autocomplete opens
+    # its menu 300 ms after the last keystroke, and timers of other widgets are shorter
+    after_action_ms: int = 400
+
+
+@dataclass(slots=True)
+class Mind2webConfig:
+    input: str | list[str] = field(default_factory=list)  # task files, folders or globs
+    splits: SplitConfig = field(default_factory=SplitConfig)  # as datagen build assigned them
+    eval_splits: list[str] = field(default_factory=lambda: ["test_task", "test_website",
+                                                            "test_domain"])
+    concurrency: int = 8  # steps played at once (a model policy batches them)
+
+    @property
+    def inputs(self) -> list[str]:
+        return [self.input] if isinstance(self.input, str) else list(self.input)
+
+
+@dataclass(slots=True)
+class BrowserGymConfig:
+    venv: str | None = None  # null: $PAGESCOUT_BROWSERGYM_VENV or .cache/browsergym-venv
+    trained_tasks_from: str | None = None  # a datagen record manifest or null: POLICIES
+
+
+@dataclass(slots=True)
+class EvalConfig:
+    benchmark: Benchmark = "miniwob"
+    output_dir: str = "outputs/eval/miniwob"
+    seed: int = 0
+    limit: int | None = None  # episodes (live) or steps (offline) per run at most
+    policy: str | list[str] = "checkpoint"
+    mode: str | list[str] = "query_only"
+    checkpoint: str = "runs/training/smollm2-135m-cpu"  # a run folder, adapter or merged folder
+    model: str = "smollm2"  # the untuned base model of policy ``base``
+    workers: int = 2  # live episodes at once, each in its own browser
+    episode_timeout_s: float = 180.0  # wall time of one live episode before it fails
+    max_tool_calls: int = 6  # per step: queries plus rejected replies
+    max_steps: int = 10  # actions per live episode
+    progress: bool = True
+    generation: GenerationConfig = field(default_factory=GenerationConfig)
+    oracle: OracleConfig = field(default_factory=lambda: OracleConfig(policy="canonical"))
+    openai: ClientConfig = field(default_factory=ClientConfig)
+    browser: BrowserConfig = field(default_factory=BrowserConfig)
+    miniwob: MiniwobConfig = field(default_factory=MiniwobConfig)
+    mind2web: Mind2webConfig = field(default_factory=Mind2webConfig)
+    browsergym: BrowserGymConfig = field(default_factory=BrowserGymConfig)
+
+    @property
+    def policies(self) -> list[str]:
+        return [self.policy] if isinstance(self.policy, str) else list(self.policy)
+
+    @property
+    def modes(self) -> list[str]:
+        return [self.mode] if isinstance(self.mode, str) else list(self.mode)
+
+    def runs(self) -> list[tuple[str, str]]:
+        """(policy, mode) pairs in the order they run: baselines first, in the first mode."""
+        out = [(p, self.modes[0]) for p in self.policies if p in BASELINES]
+        return out + [(p, m) for p in self.policies if p not in BASELINES for m in self.modes]
+
+    def validate(self) -> list[str]:
+        problems = []
+        unknown = [p for p in self.policies if p not in POLICIES]
+        if unknown or not self.policies:
+            problems.append(f"policy: {unknown or '[]'} -- use one or more of "
+                            f"{', '.join(POLICIES)}")
+        bad_modes = [m for m in self.modes if m not in MODES]
+        if bad_modes or not self.modes:
+            problems.append(f"mode: {bad_modes or '[]'} -- use one or more of {', '.join(MODES)}")
+        if "openai" in self.policies:
+            problems += [f"openai.{p}" for p in self.openai.missing()]
+        for key in ("workers", "max_tool_calls", "max_steps"):
+            if getattr(self, key) < 1:
+                problems.append(f"{key}: {getattr(self, key)} must be at least 1")
+        if self.limit is not None and self.limit < 1:
+            problems.append(f"limit: {self.limit} must be at least 1 (or null)")
+        if self.benchmark == "mind2web" and not self.mind2web.inputs:
+            problems.append("mind2web.input: give the task files, e.g. "
+                            "mind2web.input=/data/mind2web/test_task")
+        return problems
+
+
+def load_eval_config(path: str | None, overrides: list[str]) -> EvalConfig:
+    return load_config(EvalConfig, path, _shortcuts(overrides))
+
+
+def _shortcuts(overrides: list[str]) -> list[str]:
+    """``input=...`` is ``mind2web.input=...`` (the key users type for task files)."""
+    return [f"mind2web.{o}" if o.startswith("input=") else o for o in overrides]

@@ -1,0 +1,146 @@
+"""Offline Mind2Web step metrics: each recorded step played by a policy, given the gold history.
+
+    await run_mind2web(cfg, policies, journal, on_done)
+
+Steps come from Mind2Web task files (real dumps or the recorder's) through datagen's reader, so
+datagen and eval read the same records the same way. A step's split is the one ``datagen build``
+gives it (``mind2web.splits``: the input folder's split, or the holdout rule), and only
+``mind2web.eval_splits`` are played. Each step: the page is distilled, the policy sees the
+mode's opening (task, gold history, observation), its queries run on the page state, and the
+first action the executor accepts (``execute_offline``: resolved, not run) is the prediction.
+Element Accuracy asks whether the action's element stands for a positive (its own ref, or the
+nearest ref'd ancestor of a positive, as the verifier resolves them); Operation F1 compares
+``"OP value"`` with the gold. A step the reader dropped (no positive, no usable HTML ...) is a
+row with ``error`` set that scores 0, as Mind2Web scores steps without a positive. Steps are
+played ``mind2web.concurrency`` at a time (a model policy batches them) and journaled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from datagen.build import assign_split, split_for
+from datagen.mind2web import Reject, iter_steps, split_of
+from datagen.records import Step
+from datagen.verify.execution_stage import positive_refs
+from eval.config import EvalConfig
+from eval.journal import Journal
+from eval.metrics import op_f1, op_string
+from eval.policies import PolicyFactory
+from pipeline.agent.conversation import opening
+from pipeline.agent.execute import execute_offline
+from pipeline.agent.loop import StepLimits, StepOutcome, play_step
+from pipeline.agent.observe import observation_tokens
+from pipeline.agent.policy import Situation
+from pipeline.distill import distill
+from pipeline.tools import ToolCall
+
+_OPS = {"click": "CLICK", "type": "TYPE", "select": "SELECT", "press": "PRESS", "done": "DONE"}
+
+
+def predicted_op(call: ToolCall | None) -> str:
+    """The ``"OP value"`` string of a predicted action (what Operation F1 compares)."""
+    if call is None:
+        return ""
+    args = call.arguments
+    value = args.get("text") or args.get("option") or args.get("key") or args.get("answer") or ""
+    return op_string(_OPS[call.name], value)
+
+
+async def _offline(call, page):
+    return execute_offline(call, page)
+
+
+def step_row(run: str, policy: str, mode: str, step: Step, split: str, outcome: StepOutcome,
+             targets: set[int], seconds: float) -> dict[str, Any]:
+    action = outcome.action
+    element = action is not None and action.arguments.get("index") in targets
+    gold = op_string(step.operation.op, step.operation.value)
+    return {
+        "key": f"{run}|{step.step_id}", "run": run, "policy": policy, "mode": mode,
+        "step_id": step.step_id, "task_id": step.annotation_id, "website": step.website,
+        "split": split, "element": bool(element), "op_f1": op_f1(predicted_op(action), gold),
+        "predicted": predicted_op(action), "gold": gold, "stop": outcome.stop,
+        "turns": len(outcome.turns), "valid_calls": outcome.valid_calls,
+        "tool_calls": outcome.queries, "prompt_tokens": outcome.prompt_tokens,
+        "observation_tokens": observation_tokens(outcome.messages),
+        "seconds": round(seconds, 4), "error": "", "messages": outcome.messages,
+    }
+
+
+def dropped_row(run: str, policy: str, mode: str, reject: Reject, split: str,
+                website: str) -> dict[str, Any]:
+    step_id = f"{reject.annotation_id}:{reject.action_uid}"
+    return {"key": f"{run}|{step_id}", "run": run, "policy": policy, "mode": mode,
+            "step_id": step_id, "task_id": reject.annotation_id, "website": website,
+            "split": split, "element": False, "op_f1": 0.0, "predicted": "", "gold": "",
+            "stop": "unreadable", "turns": 0, "valid_calls": 0, "tool_calls": 0,
+            "prompt_tokens": 0, "observation_tokens": 0, "seconds": 0.0,
+            "error": f"{reject.reason}: {reject.message}"[:300], "messages": []}
+
+
+async def run_mind2web(cfg: EvalConfig, policies: PolicyFactory, journal: Journal,
+                       on_done: Callable[[dict[str, Any]], None]) -> None:
+    """Every run over the eval splits' steps not yet journaled."""
+    done = journal.keys()
+    limits = StepLimits(cfg.max_tool_calls, True, cfg.max_steps)
+    for policy_name, mode in cfg.runs():
+        run = f"{policy_name}/{mode}"
+        policy = policies.get(policy_name)
+        slots = asyncio.Semaphore(cfg.mind2web.concurrency)
+
+        async def play(step: Step, split: str, run=run, policy=policy, mode=mode,
+                       policy_name=policy_name, slots=slots) -> None:
+            async with slots:
+                started = time.perf_counter()
+                page = await asyncio.to_thread(distill, step.load_page())
+                targets = positive_refs(page, step.positives)
+                situation = Situation(step.task, step.history, mode,
+                                      opening(step.task, step.history, page, mode), page, step)
+                outcome = await play_step(policy, situation, _offline, limits)
+                row = step_row(run, policy_name, mode, step, split, outcome, targets,
+                               time.perf_counter() - started)
+            journal.append(row)
+            on_done(row)
+
+        pending: set[asyncio.Task] = set()
+        for item in _items(cfg, run, policy_name, mode, done):
+            if isinstance(item, dict):  # a dropped step: scored 0 at once
+                journal.append(item)
+                on_done(item)
+                continue
+            pending.add(asyncio.create_task(play(*item)))
+            if len(pending) >= 2 * cfg.mind2web.concurrency:  # bound pages held in memory
+                _, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+        if pending:
+            await asyncio.gather(*pending)
+
+
+def _items(cfg: EvalConfig, run: str, policy: str, mode: str, done: set[str]
+           ) -> Iterator[tuple[Step, str] | dict[str, Any]]:
+    """The run's steps to play (step, split) and dropped steps' rows, at most ``limit``."""
+    m2w = cfg.mind2web
+    dropped: list[Reject] = []
+    websites: dict[str, str] = {}
+    count = 0
+    for step in iter_steps(m2w.inputs, rejects=dropped.append, source="mind2web"):
+        websites[step.annotation_id] = step.website
+        split = assign_split(step, m2w.splits)
+        if split not in m2w.eval_splits:
+            continue
+        if cfg.limit is not None and count >= cfg.limit:
+            return
+        count += 1
+        if f"{run}|{step.step_id}" not in done:
+            yield step, split
+    for reject in dropped:
+        if not reject.dropped or not reject.action_uid:
+            continue  # a defect the step survived, or a whole file/task that gave nothing
+        website = websites.get(reject.annotation_id, "")
+        split = split_for(reject.annotation_id, website, split_of(reject.origin), m2w.splits)
+        row = dropped_row(run, policy, mode, reject, split, website)
+        if split in m2w.eval_splits and row["key"] not in done:
+            yield row

@@ -1,0 +1,142 @@
+"""results.json -> report.md and PNG plots.
+
+    write_report(out, results)     # report.md, success_by_task.png, tokens_by_mode.png,
+                                   # success_vs_tokens.png (live) or step_sr_by_run.png (offline)
+
+Tables give each run's figures with their 95% intervals; groups (live: trained tasks' held-out
+seeds vs tasks held out of training; offline: splits) are reported apart, never pooled.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+LIVE_COLUMNS = (("success_rate", "success", True), ("mean_reward", "reward", False),
+                ("valid_call_rate", "valid calls", True), ("steps_per_episode", "steps", False),
+                ("tool_calls_per_step", "queries/step", False),
+                ("prompt_tokens_per_step", "prompt tok/step", False),
+                ("observation_tokens_per_step", "obs tok/step", False),
+                ("seconds_per_episode", "s/episode", False))
+OFFLINE_COLUMNS = (("element_accuracy", "Ele.Acc", True), ("operation_f1", "Op.F1", True),
+                   ("step_sr", "Step SR", True), ("task_sr", "Task SR", True),
+                   ("valid_call_rate", "valid calls", True),
+                   ("tool_calls_per_step", "queries/step", False),
+                   ("prompt_tokens_per_step", "prompt tok/step", False),
+                   ("observation_tokens_per_step", "obs tok/step", False),
+                   ("seconds_per_step", "s/step", False))
+
+
+def cell(figure: dict[str, Any] | None, percent: bool) -> str:
+    if not figure or not figure.get("n"):
+        return "–"
+    if percent:
+        return (f"{100 * figure['value']:.1f}% [{100 * figure['low']:.1f}, "
+                f"{100 * figure['high']:.1f}] (n={figure['n']})")
+    return f"{figure['value']:.1f} ± {(figure['high'] - figure['low']) / 2:.1f}"
+
+
+def table(runs: dict[str, Any], columns, group: str | None) -> list[str]:
+    head = "| run | " + " | ".join(name for _, name, _ in columns) + " |"
+    lines = [head, "|" + "---|" * (len(columns) + 1)]
+    for run, data in runs.items():
+        figures = data["aggregate"] if group is None else data["groups"].get(group)
+        if not figures:
+            continue
+        lines.append(f"| {run} | " + " | ".join(cell(figures.get(key), pct)
+                                                 for key, _, pct in columns) + " |")
+    return lines
+
+
+def write_report(out: Path, results: dict[str, Any]) -> Path:
+    live = results["benchmark"] in ("miniwob", "browsergym")
+    columns = LIVE_COLUMNS if live else OFFLINE_COLUMNS
+    runs = results["runs"]
+    groups = sorted({g for data in runs.values() for g in data["groups"]})
+    where = (f"`{results['command']}` — commit `{(results.get('git_commit') or '?')[:10]}`, "
+             f"{results['machine']['processor']} ({results['machine']['cpus']} CPUs), "
+             f"{results['created']}.")
+    lines = [f"# Evaluation: {results['benchmark']}", "", where, ""]
+    for note in results.get("notes", []):
+        lines.append(f"- {note}")
+    lines += ["", "## All episodes" if live else "## All steps", "",
+              *table(runs, columns, None), ""]
+    for group in groups:
+        lines += [f"## {group}", "", *table(runs, columns, group), ""]
+    for name, rows in results.get("reference_rows", {}).items():
+        lines += [f"## {name}", "", "| agent | success | n |", "|---|---|---|",
+                  *[f"| {r['agent']} | {r['success']} | {r['n']} |" for r in rows], ""]
+    generation = {run: d["generation"] for run, d in runs.items() if d.get("generation")}
+    if generation:
+        lines += ["## Generation", "", "| run | prompts | generated tokens | tokens/s | bf16 |",
+                  "|---|---|---|---|---|"]
+        lines += [f"| {run} | {g['prompts']} | {g['generated_tokens']} | {g['tokens_per_s']} | "
+                  f"{g['bf16']} |" for run, g in generation.items()]
+        lines.append("")
+    for image in plot(out, results, live):
+        lines += [f"![{image.stem}]({image.name})", ""]
+    path = out / "report.md"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path
+
+
+def plot(out: Path, results: dict[str, Any], live: bool) -> list[Path]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    runs = results["runs"]
+    made = []
+    key = "success_rate" if live else "step_sr"
+    # success per task (live) or per website (offline), one bar per run
+    per = "per_task" if live else "per_website"
+    items = sorted({t for d in runs.values() for t in d.get(per, {})})
+    if items:
+        fig, ax = plt.subplots(figsize=(max(8, 0.32 * len(items) * max(1, len(runs))), 4.5))
+        width = 0.8 / max(1, len(runs))
+        for i, (run, data) in enumerate(runs.items()):
+            values = [data.get(per, {}).get(t, {}).get(key, {}).get("value", 0) for t in items]
+            ax.bar([x + i * width for x in range(len(items))], values, width, label=run)
+        ax.set_xticks([x + 0.4 - width / 2 for x in range(len(items))], items, rotation=75,
+                      fontsize=7)
+        ax.set_ylabel(key.replace("_", " "))
+        ax.set_ylim(0, 1.05)
+        ax.legend(fontsize=7)
+        ax.set_title(f"{key.replace('_', ' ')} per {'task' if live else 'website'}")
+        fig.tight_layout()
+        made.append(_save(fig, out / f"{key}_by_{'task' if live else 'website'}.png", plt))
+    # tokens per step by run (mode)
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    names = list(runs)
+    obs = [runs[r]["aggregate"]["observation_tokens_per_step"]["value"] for r in names]
+    prompt = [runs[r]["aggregate"]["prompt_tokens_per_step"]["value"] for r in names]
+    xs = range(len(names))
+    ax.bar([x - 0.2 for x in xs], obs, 0.4, label="observation (first prompt's page part)")
+    ax.bar([x + 0.2 for x in xs], prompt, 0.4, label="model prompt tokens (all turns)")
+    ax.set_xticks(list(xs), names, rotation=30, fontsize=7, ha="right")
+    ax.set_ylabel("tokens per step")
+    ax.legend(fontsize=7)
+    ax.set_title("tokens per step by run")
+    fig.tight_layout()
+    made.append(_save(fig, out / "tokens_by_run.png", plt))
+    # success against tokens
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for run in names:
+        agg = runs[run]["aggregate"]
+        ax.scatter(agg["observation_tokens_per_step"]["value"], agg[key]["value"])
+        ax.annotate(run, (agg["observation_tokens_per_step"]["value"], agg[key]["value"]),
+                    fontsize=7)
+    ax.set_xlabel("observation tokens per step")
+    ax.set_ylabel(key.replace("_", " "))
+    ax.set_ylim(-0.05, 1.05)
+    ax.set_title(f"{key.replace('_', ' ')} against tokens")
+    fig.tight_layout()
+    made.append(_save(fig, out / f"{key}_vs_tokens.png", plt))
+    return made
+
+
+def _save(fig, path: Path, plt) -> Path:
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

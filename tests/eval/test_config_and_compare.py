@@ -1,0 +1,76 @@
+"""The eval config's runs and checks, its held-out tasks matching datagen's, and compare."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from eval.compare import compare
+from eval.config import load_eval_config
+from pipeline.config import load_config
+from pipeline.errors import FormatError
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_runs_put_baselines_first_in_the_first_mode():
+    cfg = load_eval_config(None, ["policy=[checkpoint,oracle,random]", "mode=[query_only,full]"])
+    assert cfg.runs() == [("oracle", "query_only"), ("random", "query_only"),
+                          ("checkpoint", "query_only"), ("checkpoint", "full")]
+    single = load_eval_config(None, ["policy=base", "mode=hybrid"])
+    assert single.runs() == [("base", "hybrid")]
+
+
+def test_bad_values_are_all_reported_at_once():
+    with pytest.raises(FormatError) as err:
+        load_eval_config(None, ["policy=[best]", "mode=quick", "workers=0",
+                                "benchmark=mind2web"])
+    text = str(err.value)
+    for fragment in ("policy:", "mode:", "workers:", "mind2web.input"):
+        assert fragment in text
+
+
+def test_input_is_the_mind2web_input_and_a_single_path_is_a_list():
+    cfg = load_eval_config(None, ["benchmark=mind2web", "input=/data/test_task"])
+    assert cfg.mind2web.inputs == ["/data/test_task"]
+
+
+def test_the_live_heldout_tasks_are_the_tasks_datagen_holds_out():
+    from datagen.build_config import BuildConfig
+
+    build = load_config(BuildConfig, ROOT / "configs/datagen/miniwob.yaml", section="build")
+    live = load_eval_config(str(ROOT / "configs/eval/miniwob.yaml"), [])
+    offline = load_eval_config(str(ROOT / "configs/eval/mind2web-miniwob.yaml"), [])
+    assert live.miniwob.heldout_tasks == build.splits.test_websites
+    assert offline.mind2web.splits.test_websites == build.splits.test_websites
+    assert offline.mind2web.splits.test_task_percent == build.splits.test_task_percent
+    assert live.miniwob.first_seed >= 1000  # far from the recorder's seeds
+
+
+def _results(path: Path, success: float, n: int) -> Path:
+    low, high = max(0.0, success - 0.1), min(1.0, success + 0.1)
+    figure = {"value": success, "n": n, "low": low, "high": high}
+    data = {"runs": {"checkpoint/query_only": {"aggregate": {"success_rate": figure,
+                                                             "episodes": n},
+                                               "groups": {"trained": {"success_rate": figure}}}}}
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_compare_prints_only_differences_beyond_the_intervals(tmp_path):
+    a = _results(tmp_path / "a.json", 0.5, 100)
+    b = _results(tmp_path / "b.json", 0.9, 100)
+    c = _results(tmp_path / "c.json", 0.55, 100)
+    far = compare(str(a), str(b))
+    assert far.startswith("2 differences") and "success_rate: 0.5" in far and "(+0.4)" in far
+    assert compare(str(a), str(c)).startswith("0 differences")
+    with pytest.raises(FormatError, match="not a results.json"):
+        compare(str(a), str(_bad(tmp_path)))
+
+
+def _bad(tmp_path: Path) -> Path:
+    path = tmp_path / "bad.json"
+    path.write_text("[1, 2]")
+    return path
