@@ -65,7 +65,6 @@ class Mind2webConfig:
 @dataclass(slots=True)
 class BrowserGymConfig:
     venv: str | None = None  # null: $PAGESCOUT_BROWSERGYM_VENV or .cache/browsergym-venv
-    trained_tasks_from: str | None = None  # a datagen record manifest or null: POLICIES
 
 
 @dataclass(slots=True)

@@ -141,7 +141,7 @@ async def _attempt(cfg: EvalConfig, slot: BrowserSlot, base_url: str, plan: Epis
     except (TimeoutError, PlaywrightError, CaptureError) as exc:
         await slot.recover()
         reason = "timeout" if isinstance(exc, TimeoutError) else "browser"
-        return _failed_row(plan, f"{reason}: {_first_line(exc)}", started)
+        return failed_row(plan, f"{reason}: {_first_line(exc)}", started)
 
 
 async def _episode(cfg: EvalConfig, page: Any, base_url: str, plan: EpisodePlan,
@@ -189,7 +189,7 @@ def episode_row(plan: EpisodePlan, record: EpisodeRecord, result: Any,
     }
 
 
-def _failed_row(plan: EpisodePlan, error: str, started: float) -> dict[str, Any]:
+def failed_row(plan: EpisodePlan, error: str, started: float) -> dict[str, Any]:
     return {"key": plan.key, "run": plan.run, "policy": plan.policy, "mode": plan.mode,
             "task": plan.task, "seed": plan.seed, "group": plan.group, "success": False,
             "reward": 0.0, "raw_reward": 0.0, "reason": None, "stop": "error", "steps": 0,
