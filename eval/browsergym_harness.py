@@ -90,7 +90,7 @@ async def _attempt(cfg: EvalConfig, bridge: BrowserGymBridge, plan: EpisodePlan,
         goal, page = await bridge.reset(plan.task, plan.seed)
         actions = LiveActions(page)
         env = BrowserGymEnvironment(page, actions, cfg, bridge)
-        limits = StepLimits(cfg.max_tool_calls, True, cfg.max_steps)
+        limits = StepLimits(cfg.max_tool_calls, True, cfg.max_steps, cfg.max_idle_steps)
         try:
             record = await play_episode(policies.get(plan.policy), env, goal, plan.mode,
                                         limits, history_line, opening)

@@ -3,8 +3,8 @@
     python -m eval --config configs/eval/miniwob.yaml checkpoint=runs/training/smollm2-135m-cpu
     python -m eval --config configs/eval/mind2web.yaml input=/data/mind2web/test_task policy=oracle
 
-``policy`` and ``mode`` take one name or a list: every model policy (checkpoint, base, openai)
-runs in every listed mode; the baselines oracle and random run once, in the first mode. A run is
+``policy`` and ``mode`` take one name or a list: the checkpoint and an openai endpoint run in
+every listed mode; the baselines (oracle, random, the untuned base model) run once, in the first. A run is
 ``<policy>/<mode>``; all runs of one invocation land in one results.json and one table.
 """
 
@@ -21,7 +21,7 @@ from pipeline.config import load_config
 from pipeline.live.browser import BrowserConfig
 
 POLICIES = ("oracle", "random", "base", "checkpoint", "openai")
-BASELINES = ("oracle", "random")
+BASELINES = ("oracle", "random", "base")  # run once, in the first mode
 Benchmark = Literal["miniwob", "mind2web", "browsergym"]
 
 
@@ -81,6 +81,7 @@ class EvalConfig:
     episode_timeout_s: float = 180.0  # wall time of one live episode before it fails
     max_tool_calls: int = 6  # per step: queries plus rejected replies
     max_steps: int = 10  # actions per live episode
+    max_idle_steps: int = 3  # a live episode stops after this many steps in a row without action
     progress: bool = True
     generation: GenerationConfig = field(default_factory=GenerationConfig)
     oracle: OracleConfig = field(default_factory=lambda: OracleConfig(policy="canonical"))
@@ -114,7 +115,7 @@ class EvalConfig:
             problems.append(f"mode: {bad_modes or '[]'} -- use one or more of {', '.join(MODES)}")
         if "openai" in self.policies:
             problems += [f"openai.{p}" for p in self.openai.missing()]
-        for key in ("workers", "max_tool_calls", "max_steps"):
+        for key in ("workers", "max_tool_calls", "max_steps", "max_idle_steps"):
             if getattr(self, key) < 1:
                 problems.append(f"{key}: {getattr(self, key)} must be at least 1")
         if self.limit is not None and self.limit < 1:

@@ -154,7 +154,7 @@ async def _episode(cfg: EvalConfig, page: Any, base_url: str, plan: EpisodePlan,
     actions = LiveActions(page)
     env = MiniwobEnvironment(page, actions, cfg)
     gold = LiveOracle(page, episode, actions) if plan.policy == "oracle" else None
-    limits = StepLimits(cfg.max_tool_calls, True, cfg.max_steps)
+    limits = StepLimits(cfg.max_tool_calls, True, cfg.max_steps, cfg.max_idle_steps)
     try:
         record = await play_episode(policy, env, episode.utterance, plan.mode, limits,
                                     history_line, opening, gold)

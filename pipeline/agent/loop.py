@@ -16,7 +16,8 @@ raises; a policy that raises ends the step with ``policy_error``.
 ``play_episode`` runs steps on an ``Environment`` (the live MiniWoB++ harness, BrowserGym, the
 server's browser sessions): each step observes a fresh page, plays the step, executes the action,
 adds its Mind2Web-style history line, and stops when the environment says the episode is over,
-the policy calls ``done``, or ``max_steps`` steps were taken.
+the policy calls ``done``, ``max_steps`` steps were taken, or ``max_idle_steps`` steps in a row
+ended without an accepted action (a policy that cannot act would only burn the step budget).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class StepLimits:
     max_tool_calls: int = 6  # query calls (and, with feedback, rejected replies) per step
     feedback_errors: bool = True  # answer bad replies / refused actions instead of stopping
     max_steps: int = 10  # steps per episode
+    max_idle_steps: int = 3  # an episode stops after this many steps in a row without an action
 
 
 @dataclass(slots=True)
@@ -147,7 +149,7 @@ class EpisodeRecord:
     mode: Mode
     steps: list[StepOutcome] = field(default_factory=list)
     history: list[str] = field(default_factory=list)
-    stop: str = "max_steps"  # "finished", "done", "max_steps", "step_failed: <stop>"
+    stop: str = "max_steps"  # "finished", "done", "max_steps", "idle"
     answer: str | None = None  # done's answer
     seconds: float = 0.0
 
@@ -172,6 +174,7 @@ async def play_episode(policy: Policy, env: Environment, task: str, mode: Mode,
     started = time.perf_counter()
     record = EpisodeRecord(task, mode)
     previous: DistilledPage | None = None
+    idle = 0
     for _ in range(limits.max_steps):
         page = await env.observe()
         messages = opening(task, record.history, page, mode, previous)
@@ -181,10 +184,15 @@ async def play_episode(policy: Policy, env: Environment, task: str, mode: Mode,
         previous = page
         if outcome.action is None or outcome.result is None or not outcome.result.ok:
             record.history.append(f"(no action: {outcome.stop})")
+            idle += 1
             if await env.finished():
                 record.stop = "finished"
                 break
+            if idle >= limits.max_idle_steps:
+                record.stop = "idle"
+                break
             continue
+        idle = 0
         if outcome.result.done:
             record.stop, record.answer = "done", outcome.result.answer
             break

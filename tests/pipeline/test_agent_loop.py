@@ -134,5 +134,10 @@ def test_an_episode_stops_at_done_or_at_max_steps(page):
     garbage = asyncio.run(play_episode(Scripted("???"), FakeEnv(page, 99), "Sum", "hybrid",
                                        StepLimits(max_tool_calls=1, max_steps=3), history_line,
                                        opening))
-    assert garbage.stop == "max_steps" and len(garbage.steps) == 3
+    assert garbage.stop == "idle" and len(garbage.steps) == 3
     assert garbage.history == ["(no action: max_tool_calls)"] * 3
+    ref = next(iter(page.refs))
+    busy = asyncio.run(play_episode(Scripted(f'<bu_click>{{"index": {ref}}}<bu_end>'),
+                                    FakeEnv(page, 99), "Sum", "full", StepLimits(max_steps=4),
+                                    history_line, opening))
+    assert busy.stop == "max_steps" and len(busy.steps) == 4
