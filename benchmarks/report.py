@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from common import REPO, markdown_table
+from report_eval import EVAL_RESULTS, eval_sections
 from targets import per_1000_nodes
 
 RESULTS = ("serializer", "html", "memory", "query", "retrieval", "datagen", "training")
@@ -24,7 +25,7 @@ ISSUE_OF = {"serializer": 2, "html": 2, "memory": 2, "query": 3, "retrieval": 3,
 
 def load_results(folder: Path) -> dict[str, dict[str, Any] | None]:
     out = {}
-    for name in RESULTS:
+    for name in RESULTS + EVAL_RESULTS:
         path = folder / f"{name}.json"
         out[name] = json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
     return out
@@ -36,7 +37,7 @@ def runs_line(results: dict[str, dict[str, Any] | None]) -> str:
         f"{name} at `{r.get('commit', 'unknown')}` (1-minute load average "
         f"{r['machine'].get('load_avg_1m', 'not recorded')})"
         for name, r in results.items()
-        if r
+        if r and "machine" in r
     ]
     return "Runs: " + "; ".join(runs) + "."
 
@@ -120,6 +121,11 @@ bash benchmarks/peers/setup_browser_use.sh      # browser-use in .cache/peers/br
 .venv/bin/python benchmarks/retrieval_benchmark.py
 .venv/bin/python benchmarks/datagen_benchmark.py
 .venv/bin/python benchmarks/training_benchmark.py --speed bf16 fp32 --weights 5 --curves 5 1
+.venv/bin/python benchmarks/agent_benchmark.py
+.venv/bin/python benchmarks/eval_benchmark.py --name miniwob --config configs/eval/miniwob.yaml
+.venv/bin/python benchmarks/eval_benchmark.py --name mind2web_miniwob --config configs/eval/mind2web-miniwob.yaml
+bash scripts/setup_browsergym.sh                # BrowserGym in its own venv
+.venv/bin/python benchmarks/eval_benchmark.py --name browsergym --config configs/eval/browsergym.yaml
 .venv/bin/python benchmarks/report.py           # rewrites this file
 ```"""
 SERIALIZER_NOTE = (
@@ -316,6 +322,7 @@ def build(results: dict[str, dict[str, Any] | None]) -> str:
     parts.append(scale_section(results))
     parts += query_section(results["query"]) + retrieval_section(results["retrieval"])
     parts += datagen_section(results["datagen"]) + training_section(results["training"])
+    parts += ["", *eval_sections(results)]
     if NOTES.exists():
         parts += ["", "## Notes", "", NOTES.read_text(encoding="utf-8").strip()]
     return "\n".join(parts).rstrip() + "\n"

@@ -184,7 +184,7 @@ def episode_row(plan: EpisodePlan, record: EpisodeRecord, result: Any,
         "step_prompt_tokens": [s.prompt_tokens for s in steps],
         "step_completion_tokens": [s.completion_tokens for s in steps],
         "step_tool_calls": [s.queries for s in steps],
-        "seconds": round(seconds, 3), "error": "",
+        "seconds": round(seconds, 3), "finished_at": round(time.time(), 3), "error": "",
         "trajectory": record.to_dict(),
     }
 
@@ -196,7 +196,8 @@ def failed_row(plan: EpisodePlan, error: str, started: float) -> dict[str, Any]:
             "tool_calls": 0, "turns": 0, "valid_calls": 0, "rejected": 0, "prompt_tokens": 0,
             "completion_tokens": 0, "observation_tokens": [], "step_prompt_tokens": [],
             "step_completion_tokens": [], "step_tool_calls": [],
-            "seconds": round(time.perf_counter() - started, 3), "error": error,
+            "seconds": round(time.perf_counter() - started, 3),
+            "finished_at": round(time.time(), 3), "error": error,
             "trajectory": None}
 
 

@@ -57,6 +57,7 @@ def live_figures(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "completion_tokens_per_step": per_step("step_completion_tokens"),
         "observation_tokens_per_step": per_step("observation_tokens"),
         "seconds_per_episode": mean_interval([r["seconds"] for r in rows]).to_dict(),
+        "episodes_per_minute": _throughput(rows),
         "episodes": len(rows),
         "errors": sum(1 for r in rows if r.get("error")),
     }
@@ -134,6 +135,17 @@ def write_results(out: Path, cfg: Any, benchmark: str, runs: dict[str, Any],
                "config": config_to_dict(cfg), **environment(), "runs": runs, **extra}
     (out / RESULTS_NAME).write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     return results
+
+
+def _throughput(rows: Sequence[dict[str, Any]]) -> float | None:
+    """Episodes per wall-clock minute, from the first episode's start to the last one's end
+    (None when rows carry no finishing times; a resumed run counts its pause too)."""
+    ends = [r["finished_at"] for r in rows if r.get("finished_at")]
+    if len(ends) != len(rows) or not rows:
+        return None
+    start = min(r["finished_at"] - r["seconds"] for r in rows)
+    wall = max(ends) - start
+    return round(60 * len(rows) / wall, 3) if wall > 0 else None
 
 
 def _counts(values: Iterable[str]) -> dict[str, int]:

@@ -1,0 +1,150 @@
+"""The eval issue's sections of docs/BENCHMARKS.md: live and offline evaluation tables, the
+agent-step token costs, and the issue's targets, from the results the eval scripts kept.
+
+    parts += eval_sections(results)     # results: name -> JSON of benchmarks/results/<name>.json
+
+Inputs: ``eval_miniwob`` / ``eval_mind2web_miniwob`` / ``eval_browsergym`` (written by
+``benchmarks/eval_benchmark.py``) and ``agent`` (``benchmarks/agent_benchmark.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from common import markdown_table
+from targets import Target
+
+EVAL_RESULTS = ("eval_miniwob", "eval_mind2web_miniwob", "eval_browsergym", "agent")
+MISSING = "_`benchmarks/results/{name}.json` is missing: that benchmark has not run._"
+LIVE = (("success_rate", "success %"), ("valid_call_rate", "valid calls %"),
+        ("steps_per_episode", "steps"), ("tool_calls_per_step", "queries/step"),
+        ("prompt_tokens_per_step", "prompt tok/step"),
+        ("observation_tokens_per_step", "obs tok/step"), ("seconds_per_episode", "s/episode"))
+OFFLINE = (("element_accuracy", "Ele.Acc %"), ("operation_f1", "Op.F1 %"), ("step_sr", "Step SR %"),
+           ("task_sr", "Task SR %"), ("valid_call_rate", "valid calls %"),
+           ("tool_calls_per_step", "queries/step"), ("prompt_tokens_per_step", "prompt tok/step"),
+           ("observation_tokens_per_step", "obs tok/step"), ("seconds_per_step", "s/step"))
+PERCENT = {"success_rate", "valid_call_rate", "element_accuracy", "operation_f1", "step_sr",
+           "task_sr"}
+
+
+def cell(key: str, figure: Any) -> str:
+    if not isinstance(figure, dict) or not figure.get("n"):
+        return "–"
+    if key in PERCENT:
+        return (f"{100 * figure['value']:.1f} [{100 * figure['low']:.0f}–"
+                f"{100 * figure['high']:.0f}] n={figure['n']}")
+    return f"{figure['value']:.1f}"
+
+
+def runs_table(runs: dict[str, Any], columns, group: str | None) -> str:
+    rows = []
+    for run, data in runs.items():
+        figures = data["aggregate"] if group is None else data["groups"].get(group)
+        if figures:
+            rows.append([run, *[cell(k, figures.get(k)) for k, _ in columns]])
+    return markdown_table(["run", *[name for _, name in columns]], rows)
+
+
+def eval_section(title: str, result: dict[str, Any] | None, name: str) -> list[str]:
+    if result is None:
+        return [f"## {title}", "", MISSING.format(name=name), ""]
+    ev = result["eval"]
+    live = ev["benchmark"] != "mind2web"
+    columns = LIVE if live else OFFLINE
+    groups = sorted({g for d in ev["runs"].values() for g in d["groups"]})
+    where = (f"Command: `{result['eval_command']}` (commit "
+             f"`{(ev.get('git_commit') or '?')[:10]}`, {ev['machine']['processor']}).")
+    out = [f"## {title}", "", where, ""]
+    out += [f"- {note}" for note in ev.get("notes", [])] + [""]
+    out += ["All:", "", runs_table(ev["runs"], columns, None), ""]
+    for group in groups:
+        out += [f"{group}:", "", runs_table(ev["runs"], columns, group), ""]
+    for caption, rows in ev.get("reference_rows", {}).items():
+        out += [f"{caption}:", "", markdown_table(["agent", "success", "episodes"],
+                                                  [[r["agent"], r["success"], r["n"]]
+                                                   for r in rows]), ""]
+    speed = [[run, d["generation"]["prompts"], d["generation"]["generated_tokens"],
+              d["generation"]["tokens_per_s"], d["aggregate"].get("episodes_per_minute")]
+             for run, d in ev["runs"].items() if d.get("generation")]
+    if speed:
+        out += ["Generation:", "", markdown_table(
+            ["run", "prompts", "generated tokens", "tokens/s", "episodes/min"], speed), ""]
+    return out
+
+
+def agent_section(agent: dict[str, Any] | None) -> list[str]:
+    if agent is None:
+        return ["## Agent step cost by page size", "", MISSING.format(name="agent"), ""]
+    pages = agent["pages"]
+    how = (f"Command: `{agent['command']}` (policy {agent['policy']}). Prompt tokens of the turn "
+           "that writes the action, rendered as training renders it (queries and their results "
+           "included).")
+    return ["## Agent step cost by page size", "", how, "",
+            markdown_table(["page", "refs", "full", "hybrid", "query_only", "query_only/full %"],
+                           [[p["page"], p["refs"], p.get("full"), p.get("hybrid"),
+                             p.get("query_only"), None if p["query_only_share"] is None
+                             else 100 * p["query_only_share"]] for p in pages]), ""]
+
+
+def eval_targets(results: dict[str, dict[str, Any] | None]) -> list[Target]:
+    out = []
+    live = (results.get("eval_miniwob") or {}).get("eval", {}).get("runs", {})
+    checkpoint = live.get("checkpoint/query_only", {})
+    trained = checkpoint.get("groups", {}).get("trained", {}).get("success_rate")
+    held = checkpoint.get("groups", {}).get("heldout_task", {}).get("success_rate")
+    out.append(_share("checkpoint, query_only, live: held-out seeds of trained tasks", trained,
+                      0.90))
+    out.append(Target("checkpoint, query_only, live: tasks held out of training",
+                      "measured and reported", _show(held), None if held is None else True))
+    oracle = live.get("oracle/query_only", {}).get("aggregate", {}).get("success_rate")
+    out.append(_share("oracle, live, on the tasks it covers", oracle, 0.98))
+    speed = checkpoint.get("aggregate", {}).get("episodes_per_minute")
+    out.append(Target("throughput: 100 live episodes of the 135M checkpoint", "<= 10 minutes",
+                      "not measured" if not speed else f"{100 / speed:.1f} minutes "
+                      f"({speed:.1f} episodes/min, 2 workers)",
+                      None if not speed else 100 / speed <= 10))
+    offline = (results.get("eval_mind2web_miniwob") or {}).get("eval", {}).get("runs", {})
+    agg = offline.get("checkpoint/query_only", {}).get("aggregate", {})
+    out.append(_share("offline, held-out recorded steps: Step SR", agg.get("step_sr"), 0.85))
+    out.append(_share("offline, held-out recorded steps: valid calls", agg.get("valid_call_rate"),
+                      0.99))
+    agent = results.get("agent") or {}
+    worst = (agent.get("targets") or {}).get("worst_query_only_share")
+    out.append(Target("query_only prompt tokens per step, pages > 300 refs", "<= 15% of full",
+                      "not measured" if worst is None else f"{100 * worst:.1f}% (worst page)",
+                      None if worst is None else worst <= 0.15))
+    gym = (results.get("eval_browsergym") or {}).get("eval", {}).get("runs", {})
+    episodes = max((d["aggregate"]["episodes"] for d in gym.values()), default=0)
+    out.append(Target("BrowserGym MiniWoB: the full 125-task run", "625 episodes, reported",
+                      f"{episodes} episodes", None if not gym else episodes >= 625))
+    return out
+
+
+def _share(name: str, figure: dict[str, Any] | None, goal: float) -> Target:
+    if figure is None:
+        return Target(name, f">= {goal:.0%}", "not measured", None)
+    met = figure["value"] >= goal
+    return Target(name, f">= {goal:.0%}", _show(figure), met,
+                  "" if met else f"{100 * (goal - figure['value']):.1f} points short")
+
+
+def _show(figure: dict[str, Any] | None) -> str:
+    if figure is None:
+        return "not measured"
+    return (f"{100 * figure['value']:.1f}% [{100 * figure['low']:.1f}, "
+            f"{100 * figure['high']:.1f}] (n={figure['n']})")
+
+
+def eval_sections(results: dict[str, dict[str, Any] | None]) -> list[str]:
+    rows = [[t.name, t.target, t.measured,
+             {True: "met", False: "NOT met", None: "not measured"}[t.met], t.gap]
+            for t in eval_targets(results)]
+    out = ["## Targets (issue 12: eval)", "",
+           markdown_table(["target", "goal", "measured", "verdict", "gap"], rows), ""]
+    out += eval_section("Live MiniWoB++ (eval)", results.get("eval_miniwob"), "eval_miniwob")
+    out += eval_section("Offline Mind2Web metrics on the held-out recorded steps",
+                        results.get("eval_mind2web_miniwob"), "eval_mind2web_miniwob")
+    out += eval_section("BrowserGym MiniWoB benchmark", results.get("eval_browsergym"),
+                        "eval_browsergym")
+    return out + agent_section(results.get("agent"))
