@@ -1,4 +1,5 @@
-"""``python -m eval --config FILE [key=value ...]`` and ``python -m eval compare A B``.
+"""``python -m eval --config FILE [key=value ...]``, ``python -m eval compare A B`` and
+``python -m eval chain-report ...`` (the main job's report, see ``eval.chain_report``).
 
     python -m eval --config configs/eval/miniwob.yaml checkpoint=runs/training/smollm2-135m-cpu
     python -m eval --config configs/eval/mind2web.yaml input=/data/mind2web/test_task
@@ -36,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
 
     if argv[:1] == ["compare"]:
         return run_command(lambda: _compare(argv[1:]))
+    if argv[:1] == ["chain-report"]:
+        return run_command(lambda: _chain_report(argv[1:]))
     args = build_parser().parse_args(argv)
     return run_command(lambda: _evaluate(args), "interrupted; run the same command to resume")
 
@@ -47,6 +50,22 @@ def _compare(paths: list[str]) -> int:
     if len(paths) != 2:
         raise FormatError("compare takes two results.json files: python -m eval compare A B")
     print(compare(*paths))
+    return 0
+
+
+def _chain_report(argv: list[str]) -> int:
+    from pathlib import Path
+
+    from eval.chain_report import print_chain_report, write_chain_report
+
+    parser = argparse.ArgumentParser(prog="python -m eval chain-report",
+                                     description="the main job's report (scripts/chain.py)")
+    for name in ("dataset", "training", "eval", "out"):
+        parser.add_argument(f"--{name}", required=True, type=Path)
+    args = parser.parse_args(argv)
+    path = write_chain_report(args.dataset, args.training, args.eval, args.out)
+    print_chain_report(path)
+    print(f"report: {path}")
     return 0
 
 
