@@ -1,13 +1,21 @@
-# pagescout: `make demo` runs the main job on the bundled pages, `make test` runs the test suite.
-# Both set everything up first (scripts/setup.sh is idempotent).
+# pagescout: `make demo` runs the main job (record -> build -> train -> eval -> report, stages
+# cached in outputs/demo), `make test` runs the test suite. Both set everything up first
+# (scripts/setup.sh is idempotent). `make demo-tiny` is the same chain in miniature; `make report`
+# the page engine's report on the bundled pages.
 PY := .venv/bin/python
 
-.PHONY: setup demo test test-fast bench lint
+.PHONY: setup demo demo-tiny report test test-fast bench lint
 
 setup:
 	bash scripts/setup.sh
 
 demo: setup
+	$(PY) scripts/chain.py --config configs/chain/demo.yaml
+
+demo-tiny: setup
+	$(PY) scripts/chain.py --config configs/chain/demo-tiny.yaml
+
+report: setup
 	$(PY) -m pipeline report --config configs/pipeline/report.yaml
 
 test: setup
@@ -20,4 +28,4 @@ bench: setup
 	$(PY) benchmarks/serializer_benchmark.py
 
 lint:
-	.venv/bin/ruff check pipeline datagen training eval tests benchmarks
+	.venv/bin/ruff check pipeline datagen training eval tests benchmarks scripts

@@ -102,7 +102,8 @@ def write_manifest(stage: Stage, key: str, status: str, **extra: Any) -> None:
 def run_stage(stage: Stage, key: str) -> None:
     manifest = read_manifest(stage)
     if manifest.get("key") == key and manifest.get("status") == "complete":
-        print(f"[chain] {stage.name}: up to date, skipped ({stage.output.relative_to(REPO)})")
+        where = stage.output.relative_to(REPO) if stage.output.is_relative_to(REPO) else stage.output
+        print(f"[chain] {stage.name}: up to date, skipped ({where})")
         return
     if manifest and manifest.get("key") != key:  # inputs changed: the old output is stale
         print(f"[chain] {stage.name}: inputs changed, starting over")
