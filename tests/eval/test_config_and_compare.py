@@ -37,10 +37,12 @@ def test_input_is_the_mind2web_input_and_a_single_path_is_a_list():
     assert cfg.mind2web.inputs == ["/data/test_task"]
 
 
-def test_the_live_heldout_tasks_are_the_tasks_datagen_holds_out():
+def test_the_live_heldout_tasks_are_the_tasks_datagen_holds_out(tmp_path):
     from datagen.build_config import BuildConfig
 
-    build = load_config(BuildConfig, ROOT / "configs/datagen/miniwob.yaml", section="build")
+    # the config's input is the recorder's output, absent on a fresh clone: point it anywhere real
+    build = load_config(BuildConfig, ROOT / "configs/datagen/miniwob.yaml", [f"input=[{tmp_path}]"],
+                        section="build")
     live = load_eval_config(str(ROOT / "configs/eval/miniwob.yaml"), [])
     offline = load_eval_config(str(ROOT / "configs/eval/mind2web-miniwob.yaml"), [])
     assert live.miniwob.heldout_tasks == build.splits.test_websites
