@@ -32,6 +32,7 @@ class GenerationConfig:
     batch_size: int = 8
     bf16: bool | None = None  # null: where the CPU (or GPU) runs bf16 natively
     dtype: Literal["float32", "bfloat16"] = "float32"  # weights as loaded
+    threads: int | None = None  # torch CPU threads; null: torch's default (all cores)
 
 
 @dataclass(slots=True)
@@ -118,8 +119,9 @@ class EvalConfig:
         for key in ("workers", "max_tool_calls", "max_steps", "max_idle_steps"):
             if getattr(self, key) < 1:
                 problems.append(f"{key}: {getattr(self, key)} must be at least 1")
-        if self.limit is not None and self.limit < 1:
-            problems.append(f"limit: {self.limit} must be at least 1 (or null)")
+        for key, value in (("limit", self.limit), ("generation.threads", self.generation.threads)):
+            if value is not None and value < 1:
+                problems.append(f"{key}: {value} must be at least 1 (or null)")
         if self.benchmark == "mind2web" and not self.mind2web.inputs:
             problems.append("mind2web.input: give the task files, e.g. "
                             "mind2web.input=/data/mind2web/test_task")

@@ -54,7 +54,7 @@ class PolicyFactory:
 
         g = cfg.generation
         settings = GenerationSettings(g.max_length, g.max_new_tokens, g.batch_size,
-                                      bf16=g.bf16)
+                                      bf16=g.bf16, threads=g.threads)
         if name == "checkpoint":
             from pipeline.model.trained import trained_folder
 

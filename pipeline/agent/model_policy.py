@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+import torch
+
 from pipeline.agent.policy import Situation, Turn, calls_before, turn_from_text
 from pipeline.agent.prompts import mode_of, untuned_system_prompt
 from pipeline.model.generate import Generation, bf16_supported, generate_turns
@@ -37,6 +39,10 @@ class GenerationSettings:
     batch_size: int = 8
     batch_wait_s: float = 0.02
     bf16: bool | None = None  # None: where the machine has native bf16
+    # torch CPU threads for generation; None keeps torch's default (all cores). Beside live
+    # Chromium workers on a small machine, 1 is several times faster and steadier: OpenMP
+    # threads that wait on each other stall whenever the browser takes a core.
+    threads: int | None = None
 
 
 class ModelPolicy:
@@ -45,6 +51,8 @@ class ModelPolicy:
         self.model, self.tokenizer, self.kind, self.name = model, tokenizer, kind, name
         self.settings = settings
         self.bf16 = bf16_supported() if settings.bf16 is None else settings.bf16
+        if settings.threads is not None:
+            torch.set_num_threads(settings.threads)
         self._pending: list[tuple[list[dict[str, Any]], asyncio.Future]] = []
         self._worker: asyncio.Task | None = None
         self._stats = {"prompts": 0, "batches": 0, "prompt_tokens": 0, "generated_tokens": 0,

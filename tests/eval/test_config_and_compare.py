@@ -40,7 +40,8 @@ def test_input_is_the_mind2web_input_and_a_single_path_is_a_list():
 def test_the_live_heldout_tasks_are_the_tasks_datagen_holds_out(tmp_path):
     from datagen.build_config import BuildConfig
 
-    # the config's input is the recorder's output, absent on a fresh clone: point it anywhere real
+    # the config's input is the recorder's output, absent on a fresh clone: point it at a task file
+    (tmp_path / "task.json").write_text("[]")
     build = load_config(BuildConfig, ROOT / "configs/datagen/miniwob.yaml", [f"input=[{tmp_path}]"],
                         section="build")
     live = load_eval_config(str(ROOT / "configs/eval/miniwob.yaml"), [])

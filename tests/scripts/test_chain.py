@@ -24,6 +24,7 @@ def chain(config: Path) -> subprocess.CompletedProcess:
     return done
 
 
+@pytest.mark.timeout(1500)  # three runs of the chain, two of them evaluating
 def test_the_tiny_chain_runs_end_to_end_and_skips_what_is_up_to_date(tmp_path):
     from tests.conftest import require_chromium
 
