@@ -211,6 +211,9 @@ class BrowserGymBridge:
             process.stdin.write((json.dumps(message) + "\n").encode())
             await process.stdin.drain()
             line = await asyncio.wait_for(process.stdout.readline(), timeout_s)
+        except asyncio.CancelledError:  # e.g. the episode's timeout: the reply is still owed
+            self._broken = f"{op} cancelled"
+            raise
         except (TimeoutError, OSError) as exc:
             self._broken = f"no answer to {op}: {type(exc).__name__}"
             raise BridgeError(f"BrowserGym server: no answer to {op} within {timeout_s:.0f} s"
