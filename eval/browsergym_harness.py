@@ -51,10 +51,11 @@ class BrowserGymEnvironment(MiniwobEnvironment):
         super().__init__(page, actions, cfg)
         self.bridge = bridge
         self.reward = 0.0
+        self.raw_reward: float | None = None  # MiniWoB's own (BrowserGym's reward is raw > 0)
 
     async def finished(self) -> bool:
         validation = await self.bridge.validate()
-        self.reward = validation.reward
+        self.reward, self.raw_reward = validation.reward, validation.raw_reward
         return validation.terminated or validation.truncated
 
 
@@ -149,13 +150,15 @@ async def _episode(cfg: EvalConfig, bridge: BrowserGymBridge, plan: EpisodePlan,
         await actions.close()
     if record.stop != "finished":  # the task had no say yet: ask once more
         await env.finished()
-    return episode_row(plan, record, _Result(env.reward), time.perf_counter() - started)
+    result = _Result(env.reward, env.raw_reward)
+    return episode_row(plan, record, result, time.perf_counter() - started)
 
 
 class _Result:
     """BrowserGym's reward in the shape of a MiniWoB++ EpisodeResult."""
 
-    def __init__(self, reward: float) -> None:
-        self.reward = self.raw_reward = reward
+    def __init__(self, reward: float, raw_reward: float | None) -> None:
+        self.reward = reward
+        self.raw_reward = reward if raw_reward is None else float(raw_reward)
         self.reason = None
         self.success = reward > 0

@@ -157,6 +157,7 @@ def test_the_harness_plays_oracle_episodes_and_resumes(bridge_ready, tmp_path):
     rows = list(Journal(tmp_path / "episodes.jsonl").rows())
     assert [(r["task"], r["seed"]) for r in rows] == [("click-button", 13), ("click-button", 22)]
     assert all(r["success"] and r["error"] == "" and r["group"] == "trained" for r in rows)
+    assert all(r["reward"] == 1.0 and r["raw_reward"] > 0 for r in rows)  # raw: MiniWoB's own
     run = results["runs"]["oracle/query_only"]
     assert run["aggregate"]["episodes"] == 2
     assert results["reference_rows"]
