@@ -112,6 +112,11 @@ class BrowserGymBridge:
             self._playwright = None
         self._stack.close()
 
+    @property
+    def pid(self) -> int | None:
+        """The server's process id; its session holds BrowserGym's driver and browsers."""
+        return self._process.pid if self._process is not None else None
+
     async def benchmark(self) -> list[BenchmarkEpisode]:
         """The leaderboard's 625 episodes; checked against the installed browsergym-experiments."""
         episodes = benchmark_episodes()

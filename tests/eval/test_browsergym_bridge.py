@@ -7,6 +7,8 @@ Playwright and validated by the task, a restart, and the harness playing oracle 
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 from collections import Counter
 from pathlib import Path
 
@@ -122,7 +124,7 @@ def bridge_ready():
 def test_the_bridge_plays_a_browsergym_episode_over_cdp(bridge_ready):
     from playwright.async_api import Page
 
-    from eval.browsergym.bridge import BrowserGymBridge
+    from eval.browsergym.bridge import BridgeError, BrowserGymBridge
 
     async def play():
         async with BrowserGymBridge(None) as bridge:
@@ -134,6 +136,9 @@ def test_the_bridge_plays_a_browsergym_episode_over_cdp(bridge_ready):
             before = await bridge.validate()
             await page.click("#subbtn")
             after = await bridge.validate()
+            os.killpg(bridge.pid, signal.SIGKILL)  # a crash: the server, driver and browsers
+            with pytest.raises(BridgeError, match="BrowserGym server"):
+                await bridge.validate()
             await bridge.restart()  # a fresh server, then a new episode in it
             goal2, page2 = await bridge.reset("click-button", 13)
             url2 = page2.url
