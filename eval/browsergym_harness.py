@@ -70,7 +70,10 @@ def selected(episodes: list[BenchmarkEpisode], tasks: str | list[str] | None
     """The episodes of ``browsergym.tasks``: null all, ``scripted`` the oracle's, or a list."""
     if tasks is None:
         return episodes
-    wanted = set(POLICIES) if tasks == "scripted" else set(tasks)
+    if tasks == "scripted":
+        wanted = set(POLICIES)
+    else:
+        wanted = {tasks} if isinstance(tasks, str) else set(tasks)
     return [e for e in episodes if e.task in wanted]
 
 
@@ -126,8 +129,9 @@ async def _attempt(cfg: EvalConfig, bridge: BrowserGymBridge, plan: EpisodePlan,
                                       cfg.episode_timeout_s)
     except Exception as exc:  # noqa: BLE001 -- a crashed bridge or browser fails one episode
         await bridge.restart()
-        reason = "timeout" if isinstance(exc, TimeoutError) else type(exc).__name__
-        return failed_row(plan, f"{reason}: {exc}"[:300], started)
+        reason = (f"timeout: over episode_timeout_s={cfg.episode_timeout_s}"
+                  if isinstance(exc, TimeoutError) else f"{type(exc).__name__}: {exc}")
+        return failed_row(plan, reason[:300], started)
     finally:
         await bridge.close_episode()
 

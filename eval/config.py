@@ -72,10 +72,10 @@ class BrowserGymConfig:
     tasks: str | list[str] | None = None
 
     def validate(self) -> list[str]:
-        from eval.browsergym.benchmark import TASKS
-
         if self.tasks is None or self.tasks == "scripted":
             return []
+        from eval.browsergym.benchmark import TASKS
+
         names = [self.tasks] if isinstance(self.tasks, str) else list(self.tasks)
         unknown = [t for t in names if t not in TASKS]
         if unknown or not names:

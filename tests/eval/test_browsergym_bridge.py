@@ -82,6 +82,7 @@ def test_tasks_filter_and_resume_count_repeated_pairs():
     episodes = benchmark_episodes()
     assert selected(episodes, None) == episodes
     assert {e.task for e in selected(episodes, ["click-button"])} == {"click-button"}
+    assert selected(episodes, "click-button") == selected(episodes, ["click-button"])
     scripted = {e.task for e in selected(episodes, "scripted")}
     assert "click-button" in scripted and "drag-box" not in scripted
     bisect = [e for e in episodes if e.task == "bisect-angle"]  # seeds 22, 10, 10, 23, 23
