@@ -83,7 +83,8 @@ class BrowserGymBridge:
         self._playwright: Any = None
         self._process: asyncio.subprocess.Process | None = None
         self._hello: dict[str, Any] = {}
-        self._log: Path | None = None
+        self._log: Path | None = None  # the server's stderr
+        self._miniwob_url = ""  # MINIWOB_URL: the task pages, served while the bridge is open
         self._cdp: Any = None  # our connection to the episode's browser
         self._open = False  # the server holds an episode
         self._broken = ""  # why the pipe is out of step (until restart)
