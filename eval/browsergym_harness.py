@@ -8,7 +8,11 @@ seeds, ``max_steps`` 10), resets a task under its seed in a Chromium it starts w
 port, and validates (``env.step("noop()")``: the task's own reward). Our side connects to that
 Chromium over CDP and plays the episode with the project's capture, distillation, query tools
 and ``LiveActions`` through ``play_episode``, at most ``max_steps`` actions; after each action
-the bridge says whether the task has ended. Success is reward > 0, as on the leaderboard.
+the bridge says whether the task has ended. Success is reward > 0, as on the leaderboard. The
+oracle follows the task's scripted MiniWoB++ policy where there is one (``LiveOracle``); on the
+other tasks it has nothing to follow and fails. ``browsergym.tasks`` narrows the 625 episodes to
+some tasks (``scripted``: those the oracle covers). 35 episodes repeat a (task, seed) pair of
+their task; they are played again, as on the leaderboard, and a resumed run counts them apart.
 
 Episodes are grouped by what training saw: ``trained`` (a task the recorder played, other
 seeds), ``heldout_task`` (recorded but held out of training) and ``unseen`` (never recorded).
@@ -17,12 +21,16 @@ The leaderboard's text-only rows are zero-shot agents: compare them with ``unsee
 
 from __future__ import annotations
 
+import asyncio
 import time
+from collections import Counter
 from typing import Any
 
 from tqdm import tqdm
 
-from eval.browsergym.benchmark import leaderboard_rows
+from datagen.miniwob.policies import POLICIES
+from eval.baselines import LiveOracle
+from eval.browsergym.benchmark import BenchmarkEpisode, leaderboard_rows
 from eval.browsergym.bridge import BrowserGymBridge
 from eval.config import EvalConfig
 from eval.journal import Journal
@@ -32,6 +40,7 @@ from pipeline.agent.conversation import opening
 from pipeline.agent.history import history_line
 from pipeline.agent.loop import StepLimits, play_episode
 from pipeline.live.actions import LiveActions
+from pipeline.live.miniwob import episode_from
 
 
 class BrowserGymEnvironment(MiniwobEnvironment):
@@ -42,10 +51,11 @@ class BrowserGymEnvironment(MiniwobEnvironment):
         super().__init__(page, actions, cfg)
         self.bridge = bridge
         self.reward = 0.0
+        self.raw_reward: float | None = None  # MiniWoB's own (BrowserGym's reward is raw > 0)
 
     async def finished(self) -> bool:
         validation = await self.bridge.validate()
-        self.reward = validation.reward
+        self.reward, self.raw_reward = validation.reward, validation.raw_reward
         return validation.terminated or validation.truncated
 
 
@@ -55,30 +65,58 @@ def group_of(task: str, trained: set[str], heldout: set[str]) -> str:
     return "trained" if task in trained else "unseen"
 
 
+def selected(episodes: list[BenchmarkEpisode], tasks: str | list[str] | None
+             ) -> list[BenchmarkEpisode]:
+    """The episodes of ``browsergym.tasks``: null all, ``scripted`` the oracle's, or a list."""
+    if tasks is None:
+        return episodes
+    if tasks == "scripted":
+        wanted = set(POLICIES)
+    else:
+        wanted = {tasks} if isinstance(tasks, str) else set(tasks)
+    return [e for e in episodes if e.task in wanted]
+
+
+def pending(plans: list[EpisodePlan], journal: Journal) -> list[EpisodePlan]:
+    """The plans the journal has not played, counting repeated keys (a repeated pair is one
+    key) as often as they were played."""
+    played = Counter(row["key"] for row in journal.rows() if "key" in row)
+    todo = []
+    for plan in plans:
+        if played[plan.key]:
+            played[plan.key] -= 1
+        else:
+            todo.append(plan)
+    return todo
+
+
 async def run_browsergym(cfg: EvalConfig, policies: PolicyFactory, journal: Journal,
                          extra: dict[str, Any]) -> None:
-    from datagen.miniwob.policies import POLICIES
-
     heldout = set(cfg.miniwob.heldout_tasks)
     trained = set(POLICIES) - heldout
-    done = journal.keys()
-    async with BrowserGymBridge(cfg.browsergym.venv) as bridge:
-        episodes = await bridge.benchmark()
+    async with BrowserGymBridge(cfg.browsergym.venv, cfg.browser) as bridge:
+        benchmark = await bridge.benchmark()
+        episodes = selected(benchmark, cfg.browsergym.tasks)
         plans = [EpisodePlan(f"{policy}/{mode}", policy, mode, e.task, e.seed,
                              group_of(e.task, trained, heldout))
                  for policy, mode in cfg.runs() for e in episodes]
         if cfg.limit:
             plans = [p for i, p in enumerate(plans) if i % len(episodes) < cfg.limit]
-        todo = [p for p in plans if p.key not in done]
+        todo = pending(plans, journal)
         for plan in tqdm(todo, desc="browsergym", unit="ep", disable=not cfg.progress):
             journal.append(await _attempt(cfg, bridge, plan, policies))
-    protocol = (f"BrowserGym MiniWoB: {len(episodes)} leaderboard episodes per run, at most "
+        versions = ", ".join(f"{k} {v}" for k, v in bridge.versions.items())
+    protocol = (f"BrowserGym MiniWoB: {len(benchmark)} leaderboard episodes per run, at most "
                 f"{cfg.max_steps} actions each; success = task reward > 0; query calls are not "
                 "steps")
+    if len(episodes) < len(benchmark):
+        protocol += (f"; this run: the {len(episodes)} episodes of browsergym.tasks="
+                     f"{cfg.browsergym.tasks}")
     groups = ("groups: trained = tasks in the training data (other seeds); heldout_task = "
               "recorded but held out of training; unseen = never recorded (compare these with "
               "the zero-shot leaderboard rows)")
-    extra["notes"] += [protocol, groups]
+    resumed = f"{len(plans) - len(todo)} episodes resumed from the journal; {versions}"
+    extra["notes"] += [protocol, groups, resumed]
     extra["reference_rows"] = {"BrowserGym leaderboard (text-only GenericAgent, zero-shot)":
                                leaderboard_rows()}
 
@@ -87,30 +125,44 @@ async def _attempt(cfg: EvalConfig, bridge: BrowserGymBridge, plan: EpisodePlan,
                    policies: PolicyFactory) -> dict[str, Any]:
     started = time.perf_counter()
     try:
-        goal, page = await bridge.reset(plan.task, plan.seed)
-        actions = LiveActions(page)
-        env = BrowserGymEnvironment(page, actions, cfg, bridge)
-        limits = StepLimits(cfg.max_tool_calls, True, cfg.max_steps, cfg.max_idle_steps)
-        try:
-            record = await play_episode(policies.get(plan.policy), env, goal, plan.mode,
-                                        limits, history_line, opening)
-        finally:
-            await actions.close()
-        if record.stop != "finished":  # the task had no say yet: ask once more
-            await env.finished()
-        result = _Result(env.reward)
-        return episode_row(plan, record, result, time.perf_counter() - started)
+        return await asyncio.wait_for(_episode(cfg, bridge, plan, policies, started),
+                                      cfg.episode_timeout_s)
     except Exception as exc:  # noqa: BLE001 -- a crashed bridge or browser fails one episode
         await bridge.restart()
-        return failed_row(plan, f"{type(exc).__name__}: {exc}"[:300], started)
+        reason = (f"timeout: over episode_timeout_s={cfg.episode_timeout_s}"
+                  if isinstance(exc, TimeoutError) else f"{type(exc).__name__}: {exc}")
+        return failed_row(plan, reason[:300], started)
     finally:
         await bridge.close_episode()
+
+
+async def _episode(cfg: EvalConfig, bridge: BrowserGymBridge, plan: EpisodePlan,
+                   policies: PolicyFactory, started: float) -> dict[str, Any]:
+    goal, page = await bridge.reset(plan.task, plan.seed)
+    actions = LiveActions(page)
+    env = BrowserGymEnvironment(page, actions, cfg, bridge)
+    gold = None
+    if plan.policy == "oracle" and plan.task in POLICIES:  # elsewhere it has nothing to follow
+        gold = LiveOracle(page, episode_from(plan.task, plan.seed, goal), actions)
+    limits = StepLimits(cfg.max_tool_calls, True, cfg.max_steps, cfg.max_idle_steps)
+    try:
+        record = await play_episode(policies.get(plan.policy), env, goal, plan.mode, limits,
+                                    history_line, opening, gold)
+    finally:
+        if gold is not None:
+            await gold.close()
+        await actions.close()
+    if record.stop != "finished":  # the task had no say yet: ask once more
+        await env.finished()
+    result = _Result(env.reward, env.raw_reward)
+    return episode_row(plan, record, result, time.perf_counter() - started)
 
 
 class _Result:
     """BrowserGym's reward in the shape of a MiniWoB++ EpisodeResult."""
 
-    def __init__(self, reward: float) -> None:
-        self.reward = self.raw_reward = reward
+    def __init__(self, reward: float, raw_reward: float | None) -> None:
+        self.reward = reward
+        self.raw_reward = reward if raw_reward is None else float(raw_reward)
         self.reason = None
         self.success = reward > 0

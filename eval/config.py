@@ -65,7 +65,25 @@ class Mind2webConfig:
 
 @dataclass(slots=True)
 class BrowserGymConfig:
+    """BrowserGym's MiniWoB benchmark (``eval.browsergym``): where BrowserGym is, which tasks."""
+
     venv: str | None = None  # null: $PAGESCOUT_BROWSERGYM_VENV or .cache/browsergym-venv
+    # null: all 125 tasks (625 episodes); "scripted": the tasks the oracle has a scripted policy
+    # for; or a list of task names (without "miniwob.")
+    tasks: str | list[str] | None = None
+
+    def validate(self) -> list[str]:
+        if self.tasks is None or self.tasks == "scripted":
+            return []
+        from eval.browsergym.benchmark import TASKS
+
+        names = [self.tasks] if isinstance(self.tasks, str) else list(self.tasks)
+        unknown = [t for t in names if t not in TASKS]
+        if unknown or not names:
+            return [(f"tasks: {unknown or '[]'} are not tasks of BrowserGym's MiniWoB "
+                     "benchmark -- use null, scripted, or names from "
+                     "eval.browsergym.benchmark.TASKS (e.g. click-button)")]
+        return []
 
 
 @dataclass(slots=True)
