@@ -1,7 +1,9 @@
 """results.json -> report.md and PNG plots.
 
-    write_report(out, results)     # report.md, success_by_task.png, tokens_by_mode.png,
-                                   # success_vs_tokens.png (live) or step_sr_by_run.png (offline)
+    write_report(out, results)     # report.md and, with KEY success_rate (live) or step_sr
+                                   # (offline): KEY_by_run.png (the headline, with intervals),
+                                   # KEY_by_task.png / KEY_by_website.png, tokens_by_run.png,
+                                   # KEY_vs_tokens.png
 
 Tables give each run's figures with their 95% intervals; groups (live: trained tasks' held-out
 seeds vs tasks held out of training; offline: splits) are reported apart, never pooled.
@@ -86,27 +88,61 @@ def plot(out: Path, results: dict[str, Any], live: bool) -> list[Path]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    runs = results["runs"]
-    made = []
     key = "success_rate" if live else "step_sr"
-    # success per task (live) or per website (offline), one bar per run
+    runs = results["runs"]
+    made = [_by_run(out, runs, key, plt), _per_item(out, runs, key, live, plt),
+            _tokens_by_run(out, runs, plt), _against_tokens(out, runs, key, plt)]
+    return [path for path in made if path is not None]
+
+
+def _by_run(out: Path, runs: dict[str, Any], key: str, plt) -> Path:
+    """The headline: each run's figure with its 95% interval, all episodes and each group."""
+    found = {g for d in runs.values() for g in d["groups"]}
+    known = [g for g in ("trained", "heldout_task", "unseen") if g in found]
+    groups = ["all", *known, *sorted(found - set(known))]
+    names = list(runs)
+    fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(names) * len(groups) / 2 + 3), 4))
+    width = 0.8 / len(groups)
+    for i, group in enumerate(groups):
+        figures = [(d["aggregate"] if group == "all" else d["groups"].get(group, {})).get(key)
+                   for d in runs.values()]
+        xs = [x + i * width for x in range(len(names))]
+        values = [f["value"] if f and f.get("n") else 0.0 for f in figures]
+        errors = [[v - (f["low"] if f and f.get("n") else v) for v, f in zip(values, figures)],
+                  [(f["high"] if f and f.get("n") else v) - v for v, f in zip(values, figures)]]
+        ax.bar(xs, values, width, yerr=errors, capsize=3, label=group)
+    ax.set_xticks([x + 0.4 - width / 2 for x in range(len(names))], names, rotation=25,
+                  fontsize=7, ha="right")
+    ax.set_ylabel(key.replace("_", " "))
+    ax.set_ylim(0, 1.05)
+    ax.legend(fontsize=7)
+    ax.set_title(f"{key.replace('_', ' ')} by run (95% intervals)")
+    fig.tight_layout()
+    return _save(fig, out / f"{key}_by_run.png", plt)
+
+
+def _per_item(out: Path, runs: dict[str, Any], key: str, live: bool, plt) -> Path | None:
+    """Success per task (live) or per website (offline), one bar per run."""
     per = "per_task" if live else "per_website"
     items = sorted({t for d in runs.values() for t in d.get(per, {})})
-    if items:
-        fig, ax = plt.subplots(figsize=(max(8, 0.32 * len(items) * max(1, len(runs))), 4.5))
-        width = 0.8 / max(1, len(runs))
-        for i, (run, data) in enumerate(runs.items()):
-            values = [data.get(per, {}).get(t, {}).get(key, {}).get("value", 0) for t in items]
-            ax.bar([x + i * width for x in range(len(items))], values, width, label=run)
-        ax.set_xticks([x + 0.4 - width / 2 for x in range(len(items))], items, rotation=75,
-                      fontsize=7)
-        ax.set_ylabel(key.replace("_", " "))
-        ax.set_ylim(0, 1.05)
-        ax.legend(fontsize=7)
-        ax.set_title(f"{key.replace('_', ' ')} per {'task' if live else 'website'}")
-        fig.tight_layout()
-        made.append(_save(fig, out / f"{key}_by_{'task' if live else 'website'}.png", plt))
-    # tokens per step by run (mode)
+    if not items:
+        return None
+    fig, ax = plt.subplots(figsize=(max(8, 0.32 * len(items) * max(1, len(runs))), 4.5))
+    width = 0.8 / max(1, len(runs))
+    for i, (run, data) in enumerate(runs.items()):
+        values = [data.get(per, {}).get(t, {}).get(key, {}).get("value", 0) for t in items]
+        ax.bar([x + i * width for x in range(len(items))], values, width, label=run)
+    ax.set_xticks([x + 0.4 - width / 2 for x in range(len(items))], items, rotation=75,
+                  fontsize=7)
+    ax.set_ylabel(key.replace("_", " "))
+    ax.set_ylim(0, 1.05)
+    ax.legend(fontsize=7)
+    ax.set_title(f"{key.replace('_', ' ')} per {'task' if live else 'website'}")
+    fig.tight_layout()
+    return _save(fig, out / f"{key}_by_{'task' if live else 'website'}.png", plt)
+
+
+def _tokens_by_run(out: Path, runs: dict[str, Any], plt) -> Path:
     fig, ax = plt.subplots(figsize=(7, 3.8))
     names = list(runs)
     obs = [runs[r]["aggregate"]["observation_tokens_per_step"]["value"] for r in names]
@@ -119,11 +155,13 @@ def plot(out: Path, results: dict[str, Any], live: bool) -> list[Path]:
     ax.legend(fontsize=7)
     ax.set_title("tokens per step by run")
     fig.tight_layout()
-    made.append(_save(fig, out / "tokens_by_run.png", plt))
-    # success against tokens
+    return _save(fig, out / "tokens_by_run.png", plt)
+
+
+def _against_tokens(out: Path, runs: dict[str, Any], key: str, plt) -> Path:
     fig, ax = plt.subplots(figsize=(6, 4))
-    for run in names:
-        agg = runs[run]["aggregate"]
+    for run, data in runs.items():
+        agg = data["aggregate"]
         ax.scatter(agg["observation_tokens_per_step"]["value"], agg[key]["value"])
         ax.annotate(run, (agg["observation_tokens_per_step"]["value"], agg[key]["value"]),
                     fontsize=7)
@@ -132,8 +170,7 @@ def plot(out: Path, results: dict[str, Any], live: bool) -> list[Path]:
     ax.set_ylim(-0.05, 1.05)
     ax.set_title(f"{key.replace('_', ' ')} against tokens")
     fig.tight_layout()
-    made.append(_save(fig, out / f"{key}_vs_tokens.png", plt))
-    return made
+    return _save(fig, out / f"{key}_vs_tokens.png", plt)
 
 
 def _save(fig, path: Path, plt) -> Path:
