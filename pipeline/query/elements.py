@@ -5,7 +5,9 @@
     result.hits     # [Hit(ref, score, field, match), ...] best first
     result.error    # None, or the error text (also in ``result.text``) for a bad argument
 
-Role, attributes, landmark and heading are hard constraints; ``text``, ``name`` (matched against
+Role, attributes, landmark and heading are hard constraints; ``prefer_role`` (not a tool argument:
+the instruction planner's) is a soft one, adding ``PREFER_BONUS`` to the elements of that role and
+listing them even when no word matches; ``text``, ``name`` (matched against
 the visible text and accessible name only) and ``keyword_weights`` score the elements that pass
 (see ``scoring``), and an element none of them matches is left out — unless everything that
 passes the hard constraints fits in ``max_results`` (a small page, or a narrow filter): then the
@@ -29,6 +31,7 @@ from pipeline.query.index import Entry, PageIndex, index_for
 from pipeline.query.scoring import entry_score
 
 _NAME_TIERS = (1, 2)
+PREFER_BONUS = 1.0  # what ``prefer_role`` adds: a whole exact match in the visible text
 
 
 @dataclass(slots=True)
@@ -65,12 +68,14 @@ def query_elements(
     near_heading: str | None = None,
     keyword_weights: dict[str, float] | None = None,
     max_results: int = 20,
+    prefer_role: str | None = None,
 ) -> QueryResult:
     index = index_for(page)
     args = {
         "text": text, "role": role, "name": name, "attributes": attributes,
         "within_landmark": within_landmark, "near_heading": near_heading,
         "keyword_weights": keyword_weights, "max_results": max_results,
+        "prefer_role": prefer_role,
     }  # fmt: skip
     criteria = parse_criteria(index, args)
     if isinstance(criteria, str):
@@ -113,11 +118,14 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
     name = criteria.name if skip != "name" else None
     keywords = criteria.keywords if skip != "keyword_weights" else []
     queries = [q for q in (text, name) if q is not None] + [q for q, _ in keywords]
+    prefer = criteria.prefer
     if queries:
         found: set[int] = set()
         for query in queries:
             for term in query.terms:
                 found.update(index.postings.get(term, ()))
+        if prefer is not None:
+            found.update(ref for ref, entry in index.entries.items() if prefer.allows(entry))
         candidates = sorted(found)
     else:
         candidates = list(index.entries)
@@ -126,9 +134,12 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
         entry = index.entries[ref]
         if all(c.allows(entry) for c in constraints):
             hit = _score(entry, text, name, keywords)
+            if prefer is not None and prefer.allows(entry):
+                hit = hit or Hit(ref, 0.0, "role", "role")
+                hit.score = round(hit.score + PREFER_BONUS, 4)
             if hit is not None:
                 hits.append(hit)
-    if queries:
+    if queries or prefer is not None:
         hits.sort(key=lambda h: (-h.score, h.ref))
     return hits
 
