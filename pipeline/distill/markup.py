@@ -13,7 +13,8 @@ the two apart (not a live capture, and no element marked clickable). Only then d
   ``header``, ``toggle``, ``menu``, ``close``, ``star``, ``reply``, ``trash``, ``folder``, ...),
   matched as words of the name (``email-reply``, ``navLink``, ``alink``, ``ui-accordion-header``)
   and ignored when one word sits on so many elements of the page that it is a wrapper's name;
-- SVG shapes and text with an id or a class (the parts of a chart or a drawn control);
+- SVG shapes and text with an id or a class (the parts of a chart or a drawn control; the noise
+  pass keeps them inside an ``<svg>`` for such sources, ``marked_svg_parts``);
 - an element whose whole text is a command ("Submit", "OK", "Cancel", "Next", "Reply", ...);
 - in cleaned_html, an element kept with neither text nor children: the cleaner drops such nodes
   unless they are candidates, so it is an icon or a control.
@@ -137,6 +138,29 @@ def own_text(node: Node, state: PageState) -> str:
 
 def _in_svg(node: Node, state: PageState) -> bool:
     return any(state.nodes[a].tag == "svg" for a in state.ancestors(node.id))
+
+
+def marked_svg_parts(state: PageState, svg: int, last: int) -> set[int]:
+    """Inside the ``<svg>`` at ``svg`` (its subtree ends at ``last``): the shapes and texts with
+    an id or a class, with their own subtrees (what the noise pass keeps without evidence)."""
+    nodes = state.nodes
+    keep: set[int] = set()
+    i = svg + 1
+    while i <= last:
+        node = nodes[i]
+        end = _subtree_end(nodes, i)
+        if node.tag in SVG_SHAPES and ("id" in node.attributes or "class" in node.attributes):
+            keep.update(range(i, end + 1))
+            i = end + 1
+        else:
+            i += 1
+    return keep
+
+
+def _subtree_end(nodes: list[Node], i: int) -> int:
+    while nodes[i].children:
+        i = nodes[i].children[-1]
+    return i
 
 
 def text_fallback(node: Node, state: PageState) -> bool:
