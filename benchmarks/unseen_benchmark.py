@@ -5,19 +5,20 @@
 
 1. Records (unless ``--dump`` already holds a recording) every MiniWoB++ family with an oracle
    policy, ``--seeds`` seeded episodes each from seed 5000 (seeds the training data never uses),
-   as Mind2Web task files (``datagen record``).
+   as Mind2Web task files (``datagen record``), and into ``--extra`` the families datagen does
+   not cover (``unseen_policies.py``).
 2. Reads every action three ways (``unseen_cases.VARIANTS``): raw_html as recorded, raw_html
    with the listener evidence stripped, cleaned_html only; distils each page and reports per
-   variant, apart for the families tuned on and for ``unseen_cases.held_out`` (never looked at
-   while tuning): the share of targets without a ref, pages with no ref at all, Recall@1/5/10 of
+   variant, apart for the families tuned on, the held-out ones (``unseen_cases.held_out``, never
+   looked at while tuning) and the new ones (no datagen policy, recorded after the tuning): the share of targets without a ref, pages with no ref at all, Recall@1/5/10 of
    ``query_for_step`` (the task's clause at the step's position) against a plain word-overlap
    ranking of every element, refs and rendered characters per page.
    Targets (issue 13): targets without a ref <= 5% on stripped dumps and no page with zero refs;
    Recall@5 >= 95% and Recall@1 >= 65% from the task alone on stripped dumps, at least the
    overlap baseline's at every k.
 
-Per-family rows go to the JSON (``--show-families`` prints the tuned families'; the held-out ones
-are printed only in aggregate, so that tuning cannot look at them by accident).
+Per-family rows go to the JSON (``--show-families`` prints the tuned families'; the held-out and
+new ones are printed only in aggregate, so that tuning cannot look at them by accident).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from common import finish, machine_info, print_table
 from targets import Target
 from tqdm import tqdm
 from unseen_cases import KS, VARIANTS, iter_cases, measure
+from unseen_policies import record_extra
 
 RECORD_SEED = 5000
 REFLESS_TARGET = 0.05
@@ -68,8 +70,7 @@ def summarise(rows: list[dict]) -> dict:
 def groups(rows: list[dict]) -> dict[str, dict]:
     out: dict[str, list[dict]] = defaultdict(list)
     for row in rows:
-        part = "held-out" if row["held_out"] else "tuned"
-        out[f"{row['variant']}/{part}"].append(row)
+        out[f"{row['variant']}/{row['part']}"].append(row)
         out[f"{row['variant']}/all"].append(row)
     return {name: summarise(group) for name, group in sorted(out.items())}
 
@@ -78,12 +79,12 @@ def families(rows: list[dict]) -> dict[str, dict]:
     out: dict[str, list[dict]] = defaultdict(list)
     for row in rows:
         out[f"{row['variant']}/{row['family']}"].append(row)
-    return {name: {**summarise(g), "held_out": g[0]["held_out"]} for name, g in sorted(out.items())}
+    return {name: {**summarise(g), "part": g[0]["part"]} for name, g in sorted(out.items())}
 
 
 def targets(summary: dict) -> list[Target]:
     out = []
-    for part in ("all", "held-out"):
+    for part in ("all", "held-out", "new"):
         s = summary[f"stripped/{part}"]
         out.append(Target(f"stripped dumps ({part}): targets without a ref", f"<= {REFLESS_TARGET:.0%}",
                           f"{s['refless']:.1%}", s["refless"] <= REFLESS_TARGET))
@@ -113,12 +114,14 @@ def report(summary: dict, per_family: dict, show_families: bool) -> None:
                 columns, [line(name, s) for name, s in summary.items() if s["steps"]])
     if show_families:
         print_table("Per family (tuned families only)", columns,
-                    [line(name, s) for name, s in per_family.items() if not s["held_out"]])
+                    [line(name, s) for name, s in per_family.items() if s["part"] == "tuned"])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--dump", default="outputs/unseen/dump")
+    parser.add_argument("--extra", default="outputs/unseen/extra",
+                        help="families without a datagen policy (unseen_policies.py)")
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--variants", nargs="*", default=list(VARIANTS))
     parser.add_argument("--show-families", action="store_true")
@@ -127,7 +130,10 @@ def main() -> None:
     dump = Path(args.dump)
     if not (dump / "train").is_dir():
         record(dump, args.seeds)
-    cases = list(iter_cases(dump / "train"))
+    extra = Path(args.extra)
+    if not (extra / "train").is_dir():
+        record_extra(extra, args.seeds)
+    cases = list(iter_cases(dump / "train")) + list(iter_cases(extra / "train"))
     rows = [measure(case, variant)
             for case in tqdm(cases, desc="steps", unit="step") for variant in args.variants]
     summary, per_family = groups(rows), families(rows)

@@ -19,7 +19,8 @@ that ref. The baseline ranks *every* element of the page by how many of the task
 and attributes hold (fewest words first on ties, then document order), with no distilling at all.
 
 Families (MiniWoB++ task names) whose SHA-1 is 0 mod 4 are never looked at while tuning the
-engine: ``HELD_OUT``. The rule was fixed before the first measurement.
+engine (``held_out``; the rule was fixed before the first measurement), and the families recorded
+by ``unseen_policies`` (no datagen policy) were added after the tuning: ``part_of``.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ if str(REPO) not in sys.path:  # run as a script: make `pipeline` importable
     sys.path.insert(0, str(REPO))
 
 from datagen.mind2web import read_tasks
+from datagen.miniwob.policies import POLICIES
 from datagen.verify.execution_stage import ANCESTOR_LEVELS, positive_refs
 from pipeline.distill import distill
 from pipeline.html.source import page_from_html
@@ -57,6 +59,14 @@ _SKIP_ATTRS = frozenset({"backend_node_id", "bounding_box_rect", "style"})
 def held_out(family: str) -> bool:
     """Never tuned on: a quarter of the families, chosen by hash before any measurement."""
     return int(hashlib.sha1(family.encode()).hexdigest(), 16) % 4 == 0
+
+
+def part_of(family: str) -> str:
+    """``tuned``, ``held-out`` (covered by datagen, never looked at while tuning) or ``new``
+    (no datagen policy: recorded by ``unseen_policies`` only, after the tuning was done)."""
+    if family not in POLICIES:
+        return "new"
+    return "held-out" if held_out(family) else "tuned"
 
 
 @dataclass(slots=True)
@@ -105,7 +115,7 @@ def measure(case: Case, variant: str) -> dict:
     rank = next((i for i, ref in enumerate(result.refs, 1) if ref in targets), None)
     return {
         "step": case.step_id, "family": case.family, "variant": variant, "op": case.op,
-        "held_out": held_out(case.family), "covered": bool(targets), "refs": len(page.refs),
+        "part": part_of(case.family), "covered": bool(targets), "refs": len(page.refs),
         "zero_refs": not page.refs, "chars": len(render_flat(page)),
         "rank": rank, "rank_overlap": overlap_rank(state, case.task, case.positives),
         "fallback": any(r.name == "interactivity" and "fallback" in r.note for r in page.report),
