@@ -37,10 +37,6 @@ from pipeline.live.slot import BrowserSlot
 RECORD_SEED = 5000
 
 
-async def click_test(page, episode):
-    yield click(css("#subbtn"))
-
-
 async def click_test_transfer(page, episode):
     which = after(episode.utterance, r"Click button (ONE|TWO)").group(1)
     yield click(css("#subbtn" if which == "ONE" else "#subbtn2"))
@@ -57,10 +53,6 @@ async def click_menu_2(page, episode):
         raise PolicyError("the item is named by its icon only")
     yield click(css("#open-menu"))
     yield click(css("#menu li.ui-menu-item", labels[1]))
-
-
-async def click_dialog(page, episode):
-    yield click(css(".ui-dialog-titlebar-close"))
 
 
 async def click_collapsible(page, episode):
@@ -90,11 +82,11 @@ async def choose_date(page, episode):
 
 
 EXTRA_POLICIES = {
-    "click-test": click_test,
+    "click-test": POLICIES["click-test-2"],
     "click-test-transfer": click_test_transfer,
     "click-color": click_color,
     "click-menu-2": click_menu_2,
-    "click-dialog": click_dialog,
+    "click-dialog": POLICIES["click-dialog-2"],
     "click-collapsible": click_collapsible,
     "focus-text": focus_text,
     "choose-date": choose_date,
