@@ -144,7 +144,7 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
     keywords = criteria.keywords if skip != "keyword_weights" else []
     queries = [q for q in (text, name) if q is not None] + [q for q, _ in keywords]
     prefer = criteria.prefer
-    if queries:
+    if queries and all(q.terms for q in queries):
         found: set[int] = set()
         for query in queries:
             for term in query.terms:

@@ -215,7 +215,8 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
     actions taken so far), the last clause once they run out. The step count is only a guess at
     the clause (a datepicker takes three actions for one clause, "Find the 7th word" takes
     none), so in a task of several steps the other clauses' naming words are searched too at a
-    lower weight (the next clause's at half, the rest at a quarter) and the role the operation
+    lower weight (the next clause's at half, the rest at a quarter, never above an ordinary
+    keyword: a quoted name elsewhere weighs as much as a word here) and the role the operation
     needs is a preference (``prefer_role``), not a filter."""
     clauses = task_clauses(task)
     at = min(len(history), len(clauses) - 1)
@@ -234,7 +235,7 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
         values = set(date_terms(clause))  # another clause's date is typed there, not named
         for word, weight in other.get("keyword_weights", {}).items():
             if word not in weights and word not in values and len(word) > 1:
-                weights[word] = round(min(weight, _KEYWORD_WEIGHT) * share, 3)
+                weights[word] = round(min(weight * share, _KEYWORD_WEIGHT), 3)
     if not weights:
         del plan.arguments["keyword_weights"]
         plan.arguments["text"] = clauses[at]
