@@ -70,7 +70,9 @@ def test_a_step_of_a_longer_task_prefers_the_role_and_searches_the_other_clauses
     task = 'Find the 7th word in the paragraph, type that into the textbox and press "Submit".'
     plan = query_for_step(task, ["typed"])  # the step count points at "type that ..."
     assert "role" not in plan.arguments and plan.arguments["prefer_role"] == "textbox"
-    assert plan.arguments["keyword_weights"]["submit"] == 0.5  # the next clause, at half
+    weights = plan.arguments["keyword_weights"]
+    assert weights["submit"] == 1.0  # the next clause's quoted name: 3 x 1/2, capped at 1
+    assert weights["paragraph"] == 0.25  # an earlier clause's word, at a quarter
     page = distill(page_from_html(
         '<body><p>Lorem ipsum dolor</p><input type="text" id="answer">'
         '<button id="subbtn">Submit</button></body>'))
