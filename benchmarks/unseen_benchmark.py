@@ -1,6 +1,7 @@
 """Generalisation: the page engine on sources without runtime evidence, and on families never tuned on.
 
     python benchmarks/unseen_benchmark.py [--dump outputs/unseen/dump] [--seeds 10]
+                                          [--before earlier.json] [--rows]
                                           [--out benchmarks/results/unseen.json]
 
 1. Records (unless ``--dump`` already holds a recording) every MiniWoB++ family with an oracle
@@ -24,6 +25,7 @@ new ones are printed only in aggregate, so that tuning cannot look at them by ac
 from __future__ import annotations
 
 import argparse
+import json
 from collections import defaultdict
 from pathlib import Path
 
@@ -125,6 +127,8 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--variants", nargs="*", default=list(VARIANTS))
     parser.add_argument("--show-families", action="store_true")
+    parser.add_argument("--before", help="an earlier run's JSON (another commit) to compare with")
+    parser.add_argument("--rows", action="store_true", help="keep every step's row in the JSON")
     parser.add_argument("--out", default="benchmarks/results/unseen.json")
     args = parser.parse_args()
     dump = Path(args.dump)
@@ -138,11 +142,33 @@ def main() -> None:
             for case in tqdm(cases, desc="steps", unit="step") for variant in args.variants]
     summary, per_family = groups(rows), families(rows)
     report(summary, per_family, args.show_families)
+    payload = {"machine": machine_info(), "summary": summary, "families": per_family}
+    if args.before:
+        before = json.loads(Path(args.before).read_text(encoding="utf-8"))
+        payload["before"] = {"commit": before.get("commit"), "summary": before["summary"]}
+        compare(before["summary"], summary, before.get("commit"))
     checks = targets(summary) if "stripped" in args.variants else []
     for t in checks:
         print(f"target {t.name}: {t.target}; measured {t.measured}: {'met' if t.met else 'NOT met'}")
-    finish({"machine": machine_info(), "summary": summary, "families": per_family, "rows": rows,
-            "targets": [t.to_dict() for t in checks]}, args.out)
+    payload["targets"] = [t.to_dict() for t in checks]
+    if args.rows:
+        payload["rows"] = rows
+    finish(payload, args.out)
+
+
+def compare(before: dict, after: dict, commit: str | None) -> None:
+    """Before -> after per variant/part: targets without a ref, zero-ref pages, Recall@k."""
+    rows = []
+    for name, now in after.items():
+        then = before.get(name)
+        if not then or not now["steps"]:
+            continue
+        rows.append([name, now["steps"], f"{100 * then['refless']:.1f} -> {100 * now['refless']:.1f}",
+                     f"{then['zero_ref_pages']} -> {now['zero_ref_pages']}",
+                     *(f"{100 * then['engine'][str(k)]:.1f} -> {100 * now['engine'][k]:.1f}"
+                       if str(k) in then["engine"] else "" for k in KS)])
+    print_table(f"Before ({commit or 'earlier run'}) -> now", ["variant/part", "steps", "no ref %",
+                "0-ref pages", *(f"R@{k}" for k in KS)], rows)
 
 
 if __name__ == "__main__":
