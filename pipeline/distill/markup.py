@@ -15,7 +15,9 @@ the two apart (not a live capture, and no element marked clickable). Only then d
   and ignored when one word sits on so many elements of the page that it is a wrapper's name;
 - SVG shapes and text with an id or a class (the parts of a chart or a drawn control; the noise
   pass keeps them inside an ``<svg>`` for such sources, ``marked_svg_parts``);
-- an element whose whole text is a command ("Submit", "OK", "Cancel", "Next", "Reply", ...);
+- an element whose whole text is a command ("Submit", "OK", "Cancel", "Next", "Reply", ...), or
+  is short and coloured apart from the text around it (where colours are known: computed or
+  inline styles);
 - in cleaned_html, an element kept with neither text nor children: the cleaner drops such nodes
   unless they are candidates, so it is an icon or a control.
 
@@ -30,6 +32,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from pipeline.distill.facts import style_of
 from pipeline.page_state import Node, PageState
 
 CLICK_WORDS = frozenset(
@@ -60,6 +63,7 @@ _EMPTY_IS_CANDIDATE = frozenset({"span", "div", "i", "svg", "img", "li", "td", "
 FLOOD_SHARE = 0.25  # a class word on more than this share of the elements names a wrapper
 FLOOD_MIN = 20  # ... once it sits on at least this many
 FALLBACK_MAX_TEXT = 80
+COLOURED_MAX_TEXT = 40  # a command text or a coloured word is short
 _SPLIT = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])")
 
 
@@ -125,7 +129,21 @@ def markup_clickable(node: Node, state: PageState, cues: MarkupCues) -> bool:
     if tag not in _COMMAND_TAGS or node.role is not None:
         return False
     text = own_text(node, state)
-    return bool(text) and " ".join(text.lower().split()).strip(" .!") in COMMAND_TEXTS
+    if not text or len(text) > COLOURED_MAX_TEXT:
+        return False
+    return " ".join(text.lower().split()).strip(" .!") in COMMAND_TEXTS or _coloured(node, state)
+
+
+def _coloured(node: Node, state: PageState) -> bool:
+    """Its text colour is known and differs from the nearest ancestor's known colour."""
+    colour = style_of(node).get("color")
+    if not colour:
+        return False
+    for ancestor in state.ancestors(node.id):
+        around = style_of(state.nodes[ancestor]).get("color")
+        if around:
+            return around.replace(" ", "") != colour.replace(" ", "")
+    return False
 
 
 def own_text(node: Node, state: PageState) -> str:

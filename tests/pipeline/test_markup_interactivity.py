@@ -93,3 +93,9 @@ def test_cleaned_html_search_button_ranks_top_two_for_a_search_task():
         refs = query_elements(dp, **plan.arguments).refs
         ranked = [dp.backend_id(ref) for ref in refs]
         assert 11 in ranked[:2] or (position == 0 and 10 in ranked[:2])
+
+
+def test_a_short_text_coloured_apart_from_its_paragraph_gets_a_ref():
+    html = ('<body><p style="color: #333">Read the <span style="color: #06c">details</span> '
+            'or the <span style="color: #333">summary</span> first.</p></body>')
+    assert ref_texts(html) == ["details"]
