@@ -178,7 +178,8 @@ def _markup_tiers(work: Work, root: DNode) -> int:
         if id(dnode) in inferred and not covered[id(dnode)]:
             inner = [d for d in tiered if id(d) not in icons]
             wraps_one = (not loose and len(inner) <= 1 and len(tiered) >= 1
-                         and all(id(d) in inferred for d in tiered))
+                         and all(id(d) in inferred and not _propagates(state.nodes[d.node_id])
+                                 for d in tiered))  # a link inside keeps its ref
             if wraps_one:  # a wrapper around one inferred element: the outer one is the control
                 for inside in tiered:
                     _set_tier(work, inside, None)

@@ -99,3 +99,10 @@ def test_a_short_text_coloured_apart_from_its_paragraph_gets_a_ref():
     html = ('<body><p style="color: #333">Read the <span style="color: #06c">details</span> '
             'or the <span style="color: #333">summary</span> first.</p></body>')
     assert ref_texts(html) == ["details"]
+
+
+def test_a_menu_item_around_a_bare_link_leaves_the_ref_to_the_link():
+    html = ('<body><ul><li class="menu-item"><a>Home</a></li>'
+            '<li class="menu-item"><a>Deals</a></li></ul></body>')
+    dp = distill(page_from_html(html))
+    assert [d.tag for d in dp.refs.values()] == ["a", "a"]
