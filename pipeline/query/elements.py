@@ -36,7 +36,7 @@ from pipeline.query.scoring import entry_score
 _NAME_TIERS = (1, 2)
 NEAREST = 5  # elements listed by spelling when a query on a large page matched nothing
 NEAREST_CUTOFF = 50.0
-PREFER_BONUS = 1.0  # what ``prefer_role`` adds: a whole exact match in the visible text
+PREFER_BONUS = 0.6  # what ``prefer_role`` adds: less than an exact match of an accessible name
 
 
 @dataclass(slots=True)

@@ -106,3 +106,33 @@ def test_a_menu_item_around_a_bare_link_leaves_the_ref_to_the_link():
             '<li class="menu-item"><a>Deals</a></li></ul></body>')
     dp = distill(page_from_html(html))
     assert [d.tag for d in dp.refs.values()] == ["a", "a"]
+
+
+def big_cleaned_page() -> str:
+    """A cleaned_html step of Mind2Web's size: 165 bare links, 41 buttons, two fields."""
+    ids = iter(range(100, 10_000))
+
+    def text(value: str) -> str:
+        return f'<text backend_node_id="{next(ids)}">{value}</text>'
+
+    links = "".join(f'<li backend_node_id="{next(ids)}"><a backend_node_id="{next(ids)}">'
+                    f"{text(f'Destination {k}')}</a></li>" for k in range(160))
+    links += "".join(f'<a backend_node_id="{next(ids)}">{text(t)}</a>' for t in (
+        "Advanced search", "Search tips", "Recent searches", "Flights", "Hotels"))
+    buttons = "".join(f'<button backend_node_id="{next(ids)}">{text(f"Option {k}")}</button>'
+                      for k in range(40))
+    return (f'<html backend_node_id="1"><body backend_node_id="2"><div backend_node_id="3">'
+            f'<ul backend_node_id="4">{links}</ul><input backend_node_id="10" type="text" '
+            'placeholder="From"><input backend_node_id="11" type="text" placeholder="To">'
+            f'<button backend_node_id="12" type="submit" aria_label="Search"></button>{buttons}'
+            "</div></body></html>")
+
+
+def test_a_large_cleaned_page_keeps_every_link_and_ranks_the_search_button():
+    dp = distill(page_from_html(big_cleaned_page()))
+    tags = [dp.state.nodes[d.node_id].tag for d in dp.refs.values()]
+    assert tags.count("a") == 165 and tags.count("button") == 41
+    task = "Search for a flight from New York to Los Angeles"
+    for position in (1, 2, 3):  # after the fields were typed: the submit button is next
+        refs = query_elements(dp, **query_for_step(task, [""] * position).arguments).refs
+        assert 12 in [dp.backend_id(ref) for ref in refs[:2]]
