@@ -81,6 +81,23 @@ async def choose_date(page, episode):
     yield click(css("#subbtn"))
 
 
+async def click_shades(page, episode):
+    color = after(episode.utterance, r"shades of (\w+)").group(1)
+    selector = f"#area span[data-color={json.dumps(color)}]"
+    count = await page.evaluate(f"() => document.querySelectorAll({json.dumps(selector)}).length")
+    for nth in range(count):
+        yield click(css(selector, nth=nth))
+    yield click(css("#area button"))
+
+
+async def odd_or_even(page, episode):
+    numbers = await page.evaluate(
+        "() => Array.from(document.querySelectorAll('#area .display-number'), (e) => e.textContent)")
+    for nth, number in enumerate(numbers):
+        yield click(css(".row .odd" if int(number) % 2 else ".row .even", nth=nth))
+    yield click(css("#submit"))
+
+
 EXTRA_POLICIES = {
     "click-test": POLICIES["click-test-2"],
     "click-test-transfer": click_test_transfer,
@@ -97,6 +114,8 @@ EXTRA_POLICIES = {
     "enter-text-dynamic": POLICIES["enter-text"],
     "email-inbox-star-reply": POLICIES["email-inbox"],
     "click-checkboxes-transfer": POLICIES["click-checkboxes"],
+    "click-shades": click_shades,
+    "odd-or-even": odd_or_even,
 }
 
 
