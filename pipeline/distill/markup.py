@@ -13,8 +13,9 @@ the two apart (not a live capture, and no element marked clickable). Only then d
   ``header``, ``toggle``, ``menu``, ``close``, ``star``, ``reply``, ``trash``, ``folder``, ...),
   matched as words of the name (``email-reply``, ``navLink``, ``alink``, ``ui-accordion-header``)
   and ignored when one word sits on so many elements of the page that it is a wrapper's name;
-- SVG shapes and text with an id or a class (the parts of a chart or a drawn control; the noise
-  pass keeps them inside an ``<svg>`` for such sources, ``marked_svg_parts``);
+- SVG shapes, texts and groups (``<g>``) with an id or a class (the parts of a chart, the slices
+  of a pie menu; the noise pass keeps them inside an ``<svg>`` for such sources,
+  ``marked_svg_parts``);
 - an element whose whole text is a command ("Submit", "OK", "Cancel", "Next", "Reply", ...), or
   is short and coloured apart from the text around it (where colours are known: computed or
   inline styles);
@@ -57,7 +58,7 @@ COMMAND_TEXTS = frozenset(
 WIDGET_ATTRS = ("aria-expanded", "aria-haspopup", "aria-pressed", "aria-controls",
                 "data-toggle", "data-bs-toggle", "data-action", "data-handler")
 SVG_SHAPES = frozenset({"circle", "rect", "ellipse", "polygon", "polyline", "path", "line",
-                        "text", "tspan", "use", "image"})
+                        "text", "tspan", "use", "image", "g"})  # a marked <g>: a clickable group
 _COMMAND_TAGS = frozenset({"span", "div", "li", "td", "i", "b", "em", "strong", "font", "p"})
 _EMPTY_IS_CANDIDATE = frozenset({"span", "div", "i", "svg", "img", "li", "td", "a", "em", "b"})
 FLOOD_SHARE = 0.25  # a class word on more than this share of the elements names a wrapper

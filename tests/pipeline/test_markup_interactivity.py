@@ -136,3 +136,11 @@ def test_a_large_cleaned_page_keeps_every_link_and_ranks_the_search_button():
     for position in (1, 2, 3):  # after the fields were typed: the submit button is next
         refs = query_elements(dp, **query_for_step(task, [""] * position).arguments).refs
         assert 12 in [dp.backend_id(ref) for ref in refs[:2]]
+
+
+def test_marked_svg_groups_are_the_clickable_unit():
+    slices = "".join(f'<g class="slice" id="s{k}"><path d="M0 0L5 5"/><text>{k}</text></g>'
+                     for k in "AB")
+    dp = distill(page_from_html(f'<body><svg width="50" height="50">{slices}</svg></body>'))
+    assert [(d.tag, dp.state.text_content(d.node_id)) for d in dp.refs.values()] == [
+        ("g", "A"), ("g", "B")]
