@@ -176,6 +176,8 @@ def _mentions(lowered: list[str], options: tuple[str, ...]) -> bool:
 _LEADING_VERBS = frozenset(
     ["find", "use", "focus", "switch", "expand", "forward", "reply", "delete", "mark", "star", "solve", "guess", "navigate", "show", "add", "remove", "save", "open", "close", "book", "buy"]
 )
+# Verbs of a clause that may only say what to work out, not what to act on.
+_EXPLORING_VERBS = frozenset({"find", "solve", "navigate", "look", "read", "figure", "scroll"})
 _CLAUSE_SPLIT = re.compile(r",?\s+(?:and\s+)?then\s+|\s+and\s+|;\s*|\.\s+(?=[A-Z])")
 _LEADING_VERB = re.compile(r"^\s*(\w+)\b")
 
@@ -217,9 +219,11 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
     none), so in a task of several steps the other clauses' naming words are searched too at a
     lower weight (the next clause's at half, the rest at a quarter, never above an ordinary
     keyword: a quoted name elsewhere weighs as much as a word here) and the role the operation
-    needs is a preference (``prefer_role``), not a filter."""
+    needs is a preference (``prefer_role``), not a filter. Clauses that only say what to work
+    out ("Solve the math problem") take no step of their own while another clause can."""
     clauses = task_clauses(task)
-    at = min(len(history), len(clauses) - 1)
+    steps = [i for i, clause in enumerate(clauses) if not _exploratory(clause)] or [0]
+    at = steps[min(len(history), len(steps) - 1)]
     single = len(clauses) == 1 and not history
     plan = query_from_instruction(clauses[at], max_results, single=single)
     if single:
@@ -231,15 +235,27 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
         if index == at:
             continue
         share = _CONTEXT_WEIGHT if index == at + 1 else _FAR_CONTEXT_WEIGHT
-        other = query_from_instruction(clause, max_results, single=False).arguments
-        values = set(date_terms(clause))  # another clause's date is typed there, not named
+        other_plan = query_from_instruction(clause, max_results, single=False)
+        other = other_plan.arguments
+        # a date typed in another clause names no element here; one picked from a calendar does
+        values = set(date_terms(clause)) if other_plan.op == "TYPE" else set()
         for word, weight in other.get("keyword_weights", {}).items():
-            if word not in weights and word not in values and len(word) > 1:
+            if word not in weights and word not in values and (len(word) > 1 or word.isdigit()):
                 weights[word] = round(min(weight * share, _KEYWORD_WEIGHT), 3)
     if not weights:
         del plan.arguments["keyword_weights"]
         plan.arguments["text"] = clauses[at]
     return plan
+
+
+def _exploratory(clause: str) -> bool:
+    """A clause that only says what to work out ("Solve the math problem", "Find the 7th word
+    in the paragraph", "Navigate through the file tree"): an exploring verb and no name (nothing
+    quoted, no capitalised word after the first) -- "Find the email by Kim" is a step."""
+    found = _LEADING_VERB.match(clause)
+    if found is None or found.group(1).lower() not in _EXPLORING_VERBS or _QUOTED.search(clause):
+        return False
+    return not any(word[:1].isupper() for word in clause.split()[1:])
 
 
 def _protect_quotes(text: str) -> str:

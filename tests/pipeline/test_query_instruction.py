@@ -67,12 +67,13 @@ def test_task_clauses_follow_the_steps():
 def test_a_step_of_a_longer_task_prefers_the_role_and_searches_the_other_clauses():
     from pipeline.query.instruction import query_for_step
 
-    task = 'Find the 7th word in the paragraph, type that into the textbox and press "Submit".'
-    plan = query_for_step(task, ["typed"])  # the step count points at "type that ..."
+    task = 'Read the note, then type the code into the textbox, then check "Remember" and press "Submit".'
+    plan = query_for_step(task, [])  # "Read the note" takes no step: "type the code ..."
     assert "role" not in plan.arguments and plan.arguments["prefer_role"] == "textbox"
     weights = plan.arguments["keyword_weights"]
-    assert weights["submit"] == 1.0  # the next clause's quoted name: 3 x 1/2, capped at 1
-    assert weights["paragraph"] == 0.25  # an earlier clause's word, at a quarter
+    assert weights["remember"] == 1.0  # the next clause's quoted name: 3 x 1/2, capped at 1
+    assert weights["submit"] == 0.75  # a later clause's, at a quarter
+    assert weights["note"] == 0.25  # an earlier clause's word
     page = distill(page_from_html(
         '<body><p>Lorem ipsum dolor</p><input type="text" id="answer">'
         '<button id="subbtn">Submit</button></body>'))
@@ -110,3 +111,23 @@ def test_prefer_role_lists_the_role_first_without_a_word_match():
     page = distill(page_from_html('<body><button>Submit</button><input type="text"></body>'))
     result = query_elements(page, keyword_weights={"submit": 0.5}, prefer_role="textbox")
     assert [page.refs[ref].tag for ref in result.refs] == ["input", "button"]
+
+
+def test_a_clause_that_only_says_what_to_work_out_takes_no_step():
+    from pipeline.query.instruction import query_for_step
+
+    task = "Solve the math problem and type your answer into the textbox. Press submit when done."
+    first = query_for_step(task, [])
+    assert first.op == "TYPE" and first.arguments["prefer_role"] == "textbox"
+    assert query_for_step(task, ["typed"]).arguments["keyword_weights"]["submit"] == 1.0
+    named = query_for_step("Find the email by Kim and click the trash icon.", [])
+    assert named.arguments["keyword_weights"]["kim"] == 1.0  # a name: a step of its own
+
+
+def test_a_date_picked_in_another_clause_stays_a_search_word():
+    from pipeline.query.instruction import query_for_step
+
+    picked = query_for_step("Select 12/08/2016 as the date and hit submit.", ["opened"])
+    assert picked.arguments["keyword_weights"]["8"] == 0.25
+    typed = query_for_step("Enter 02/14/2017 as the date and hit submit.", ["typed"])
+    assert "14" not in typed.arguments["keyword_weights"]
