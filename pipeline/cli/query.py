@@ -26,7 +26,10 @@ def query(args: argparse.Namespace, load) -> int:
     from pipeline.agent.observe import observe
     from pipeline.distill import DistillOptions, distill
 
-    page = distill(load(args.source), DistillOptions.preset(args.preset))
+    state = load(args.source)
+    for warning in state.meta.get("warnings") or []:
+        print(f"warning: {warning}", file=sys.stderr)
+    page = distill(state, DistillOptions.preset(args.preset))
     if args.observe:
         seen = observe(page, args.observe)
         print(seen.text)

@@ -56,9 +56,10 @@ def page_from_html(
     text = _decode(html, origin)
     _check_text(text, origin)
     kind = _resolve_kind(kind, detect_kind(text), origin)
+    warnings: list[str] = []
     try:
         if kind == "html":
-            builder = read_html(text)
+            builder, warnings = read_html(text)
         else:
             builder = read_mind2web(text, layout=kind == "mind2web_raw")
     except ValueError as exc:
@@ -78,6 +79,8 @@ def page_from_html(
     state.title = _title(state)
     state.document_size = _document_size(state)
     state.meta["parse_ms"] = round((time.perf_counter() - started) * 1000, 2)
+    if warnings:
+        state.meta["warnings"] = warnings
     return state
 
 
