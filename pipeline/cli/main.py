@@ -117,10 +117,13 @@ def _loader(args: argparse.Namespace):
 
 def snapshot(args: argparse.Namespace) -> int:
     from pipeline.distill import DistillOptions, distill
+    from pipeline.page_state import check_writable
     from pipeline.render import RenderOptions, render_flat, render_outline
     from pipeline.render.metrics import compaction_metrics, format_table
 
     options = DistillOptions.preset(args.preset)
+    if args.out:
+        check_writable(args.out)  # before the capture, not after it
     load = _loader(args)
     start = time.perf_counter()
     state = load(args.source)

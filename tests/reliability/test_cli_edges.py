@@ -1,0 +1,140 @@
+"""Every stage's command line at its edges: one ``error:`` line on stderr and status 2, never a
+traceback -- bad page states, bad --out, binary configs, overrides that are not YAML, queries the
+page cannot answer."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+
+import pytest
+
+from pipeline.cli.main import main as pipeline_main
+from pipeline.page_state import PageState
+
+BAD_OVERRIDES = ["input=[data/x", "lora=[", "seed=[", "limit={", "output_dir=: x: y"]
+
+
+def stage_main(stage: str):
+    if stage == "pipeline":
+        return lambda argv: pipeline_main(["report", *argv])
+    if stage.startswith("datagen"):
+        from datagen.cli import main
+
+        return lambda argv: main([stage.split()[1], *argv])
+    if stage == "training":
+        from training.__main__ import main
+
+        return main
+    from eval.__main__ import main
+
+    return main
+
+
+STAGES = ["pipeline", "datagen record", "datagen build", "training", "eval"]
+
+
+def assert_one_error(capsys, code: int, *expected: str) -> str:
+    out, err = capsys.readouterr()
+    assert code == 2, (out, err)
+    assert err.startswith("error: ") and "Traceback" not in err, err
+    assert all(e in err for e in expected), err
+    return err
+
+
+@pytest.mark.parametrize("stage", STAGES)
+@pytest.mark.parametrize("override", BAD_OVERRIDES)
+def test_an_override_that_is_not_yaml(capsys, stage, override):
+    code = stage_main(stage)([override])
+    assert_one_error(capsys, code, repr(override.partition("=")[2]), "not a YAML value")
+
+
+@pytest.mark.parametrize("stage", STAGES)
+@pytest.mark.parametrize("content", [os.urandom(256) + b"\xff", b"a: b\x00\x01\n", b"a: [\n"])
+def test_a_config_that_is_not_yaml_text(capsys, tmp_path, stage, content):
+    config = tmp_path / "config.yaml"
+    config.write_bytes(content)
+    code = stage_main(stage)(["--config", str(config)])
+    err = assert_one_error(capsys, code, "config.yaml")
+    assert len(err.splitlines()) == 1
+
+
+def page_state_corpus() -> dict[str, bytes]:
+    """Files named .json.gz that are not page states, and page states with fields of the
+    wrong type."""
+    good = {"schema_version": 1, "url": "about:blank", "title": "",
+            "nodes": [{"id": 0, "parent": None, "kind": "element", "tag": "#document"}]}
+
+    def state(**changes) -> bytes:
+        return gzip.compress(json.dumps(good | changes).encode())
+
+    def node(**changes) -> bytes:
+        return state(nodes=[good["nodes"][0] | changes])
+
+    return {
+        "binary": gzip.compress(os.urandom(512)),
+        "latin1": gzip.compress("{\"url\": \"caf\xe9\"}".encode("latin-1")),
+        "list": gzip.compress(b"[1, 2]"),
+        "string": gzip.compress(b'"page"'),
+        "null": gzip.compress(b"null"),
+        "truncated_gzip": gzip.compress(json.dumps(good).encode())[:30],
+        "bad_crc": gzip.compress(json.dumps(good).encode())[:-8] + b"\0" * 8,
+        "not_gzip_not_json": b"\x00\x01\x02 hello",
+        "empty": b"",
+        "deep_json": gzip.compress(b"[" * 100_000 + b"]" * 100_000),
+        "nodes_not_list": state(nodes="x"),
+        "node_not_dict": state(nodes=[5]),
+        "node_unknown_key": node(colour="red"),
+        "node_bad_kind": node(kind="comment"),
+        "node_tag_int": node(tag=5),
+        "node_attributes_list": node(attributes=["a"]),
+        "node_parent_str": node(parent="0"),
+        "node_bounds_int": node(bounds=3),
+        "meta_list": state(meta=[1]),
+        "title_dict": state(title={}),
+        "frames_bad": state(frames=[7]),
+        "schema_2": state(schema_version=2),
+        "no_nodes": state(nodes=[]),
+        "text_root": node(kind="text"),
+    }
+
+
+CORPUS = page_state_corpus()
+
+
+@pytest.mark.parametrize("name", sorted(CORPUS))
+def test_a_bad_page_state_is_one_error_line(capsys, tmp_path, name):
+    path = tmp_path / f"{name}.json.gz"
+    path.write_bytes(CORPUS[name])
+    code = pipeline_main(["snapshot", str(path)])
+    err = assert_one_error(capsys, code, f"{name}.json.gz")
+    assert len(err.splitlines()) == 1
+
+
+@pytest.fixture
+def page(tmp_path, fixture_dir):
+    return str(fixture_dir / "forms.html")
+
+
+def test_out_into_a_missing_folder_or_onto_a_directory(capsys, tmp_path, page):
+    code = pipeline_main(["snapshot", page, "--out", str(tmp_path / "no" / "such" / "p.json.gz")])
+    assert_one_error(capsys, code, "does not exist", "mkdir -p")
+    code = pipeline_main(["snapshot", page, "--out", str(tmp_path)])
+    assert_one_error(capsys, code, "is a directory")
+    code = pipeline_main(["snapshot", page, "--out", str(tmp_path / "p.json.gz")])
+    assert code == 0 and PageState.load(tmp_path / "p.json.gz").nodes
+
+
+@pytest.mark.parametrize(("flags", "expected"), [
+    (["--details", "999999"], "no element [999999]"),
+    (["--details", "0"], "greater than or equal to 1"),
+    (["--region", "NOPE"], 'no landmark "NOPE"'),
+    (["--call", "<bu_click>{" * 80_000], "over the limit"),
+    (["--call", "<bu_nope>{}<bu_end>"], "bu_nope"),
+])
+def test_a_query_the_page_cannot_answer(capsys, page, flags, expected):
+    code = pipeline_main(["query", page, *flags])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and err.startswith("error: ") and expected in err, (out, err)
+    assert len(err.splitlines()) == 1
