@@ -23,6 +23,7 @@ from typing import Any, Literal
 from pipeline.errors import FormatError
 
 SCHEMA_VERSION = 1
+MAX_NODES = 200_000  # every source refuses a page with more nodes (browser.max_nodes, --max-nodes)
 
 NodeKind = Literal["element", "text"]
 Source = Literal["live", "mind2web_raw", "mind2web_cleaned", "html"]

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from pipeline.cli.support import run_command, shared_overrides
+from pipeline.page_state import MAX_NODES
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -72,8 +73,8 @@ def _source_arguments(parser: argparse.ArgumentParser) -> None:
                         help="how to read an HTML file")
     parser.add_argument("--executable-path", help="Chromium executable (default: discover)")
     parser.add_argument("--timeout-ms", type=int, default=30_000, help="page load timeout")
-    parser.add_argument("--max-nodes", type=int, default=200_000,
-                        help="refuse live pages with more DOM nodes")
+    parser.add_argument("--max-nodes", type=int, default=MAX_NODES,
+                        help="refuse pages (live or files) with more nodes")
     parser.add_argument("--max-file-bytes", type=int, default=50_000_000,
                         help="refuse local files larger than this")
     parser.add_argument("--allow-file-urls", action="store_true", help="allow file:// URLs")
@@ -110,7 +111,8 @@ def _loader(args: argparse.Namespace):
     )
 
     def load(source: str):
-        return open_source(source, browser, kind=args.kind, max_file_bytes=args.max_file_bytes)
+        return open_source(source, browser, kind=args.kind, max_file_bytes=args.max_file_bytes,
+                           max_nodes=args.max_nodes)
 
     return load
 

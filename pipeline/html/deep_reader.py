@@ -27,10 +27,10 @@ _BOUNDARY = frozenset({"ul", "ol", "select", "table", "tbody", "thead", "tfoot",
                        "body", "html", "template"})  # fmt: skip
 
 
-def read_deep_html(text: str, set_value) -> TreeBuilder:
+def read_deep_html(text: str, set_value, max_nodes: int) -> TreeBuilder:
     """Parse ``text`` under a ``#document`` root; ``set_value(builder, node_id, text)`` gives a
     form control its value (``text`` is a textarea's content, else None)."""
-    reader = _Reader(set_value)
+    reader = _Reader(set_value, max_nodes)
     reader.feed(text)
     reader.close()
     reader.finish()
@@ -41,9 +41,9 @@ class _Reader(HTMLParser):
     """Events -> TreeBuilder. The open elements are a stack; ``depths`` holds, per tag, the
     stack positions where it is open, so closing an element never searches the stack."""
 
-    def __init__(self, set_value) -> None:
+    def __init__(self, set_value, max_nodes: int) -> None:
         super().__init__(convert_charrefs=True)
-        self.builder = TreeBuilder()
+        self.builder = TreeBuilder(max_nodes)
         self.set_value = set_value
         self.open: list[tuple[str, int]] = [("#document", self.builder.element(None, "#document", {}))]
         self.depths: dict[str, list[int]] = {}

@@ -17,8 +17,9 @@ from __future__ import annotations
 import lxml.html
 from lxml import etree
 
-from pipeline.html.builder import TreeBuilder
+from pipeline.html.builder import TreeBuilder, over_limit
 from pipeline.html.deep_reader import read_deep_html
+from pipeline.page_state import MAX_NODES
 
 LIBXML2_MAX_DEPTH = 2048
 
@@ -27,25 +28,29 @@ _NO_VALUE_TYPES = frozenset(
 )
 
 
-def read_html(text: str) -> tuple[TreeBuilder, list[str]]:
+def read_html(text: str, max_nodes: int = MAX_NODES) -> tuple[TreeBuilder, list[str]]:
     """Parse ``text`` (an HTML document or fragment) under a ``#document`` root; returns the
-    node table and the warnings a reader of the page should see (empty when all went well)."""
+    node table and the warnings a reader of the page should see (empty when all went well).
+    More than ``max_nodes`` elements are refused right after libxml2's parse, before any node
+    is built (NodeLimitError)."""
     parser = lxml.html.HTMLParser(huge_tree=True)
     try:
         root = lxml.html.document_fromstring(text, parser=parser)
     except (etree.ParserError, ValueError) as exc:
         raise ValueError(f"lxml could not parse the document: {exc}") from None
     if any("Excessive depth" in entry.message for entry in parser.error_log):
-        builder = read_deep_html(text, _set_value)
+        builder = read_deep_html(text, _set_value, max_nodes)
         warning = (f"the document nests deeper than {LIBXML2_MAX_DEPTH} elements (libxml2's "
                    f"limit); read with the iterative reader ({len(builder.nodes):,} nodes, "
                    "simpler repair of malformed markup)")
         return builder, [warning]
-    return _build(root), []
+    if root.xpath("count(//*)") > max_nodes:
+        raise over_limit(max_nodes)
+    return _build(root, max_nodes), []
 
 
-def _build(root: etree._Element) -> TreeBuilder:
-    builder = TreeBuilder()
+def _build(root: etree._Element, max_nodes: int) -> TreeBuilder:
+    builder = TreeBuilder(max_nodes)
     document = builder.element(None, "#document", {})
     # Work items: an element to open under a parent, or a text to append to a parent.
     stack: list[tuple[etree._Element | str, int]] = [(root, document)]

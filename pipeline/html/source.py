@@ -23,7 +23,7 @@ from pipeline.aria import fill_accessibility
 from pipeline.errors import FormatError
 from pipeline.html.lxml_reader import read_html
 from pipeline.html.mind2web_reader import read_mind2web
-from pipeline.page_state import PageState
+from pipeline.page_state import MAX_NODES, PageState
 
 HtmlKind = Literal["auto", "html", "mind2web_raw", "mind2web_cleaned"]
 HTML_SUFFIXES = (".html", ".htm", ".xhtml")
@@ -49,8 +49,10 @@ def page_from_html(
     url: str = "about:blank",
     kind: HtmlKind = "auto",
     origin: str | None = None,
+    max_nodes: int = MAX_NODES,
 ) -> PageState:
-    """Parse ``html`` into a PageState. ``origin`` names the source in errors (default: url)."""
+    """Parse ``html`` into a PageState. ``origin`` names the source in errors (default: url);
+    a document with more than ``max_nodes`` nodes is refused (FormatError naming the limit)."""
     origin = origin or url
     started = time.perf_counter()
     text = _decode(html, origin)
@@ -59,9 +61,9 @@ def page_from_html(
     warnings: list[str] = []
     try:
         if kind == "html":
-            builder, warnings = read_html(text)
+            builder, warnings = read_html(text, max_nodes)
         else:
-            builder = read_mind2web(text, layout=kind == "mind2web_raw")
+            builder = read_mind2web(text, layout=kind == "mind2web_raw", max_nodes=max_nodes)
     except ValueError as exc:
         raise FormatError(f"{origin}: {exc}") from None
     nodes = builder.nodes
@@ -84,7 +86,8 @@ def page_from_html(
     return state
 
 
-def page_from_file(path: str | Path, kind: HtmlKind = "auto") -> PageState:
+def page_from_file(path: str | Path, kind: HtmlKind = "auto", max_nodes: int = MAX_NODES
+                   ) -> PageState:
     """Read an HTML file (any ``kind``) or a saved PageState; errors carry the path."""
     path = Path(path)
     name = path.name.lower()
@@ -99,7 +102,8 @@ def page_from_file(path: str | Path, kind: HtmlKind = "auto") -> PageState:
         data = path.read_bytes()
     except OSError as exc:
         raise FormatError(f"{path}: cannot read the file: {exc.strerror or exc}") from None
-    return page_from_html(data, url=path.resolve().as_uri(), kind=kind, origin=str(path))
+    return page_from_html(data, url=path.resolve().as_uri(), kind=kind, origin=str(path),
+                          max_nodes=max_nodes)
 
 
 def detect_kind(text: str) -> HtmlKind:

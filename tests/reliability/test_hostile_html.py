@@ -76,9 +76,11 @@ def test_stray_end_tags_and_deep_implied_ends_stay_linear():
     assert ms < 20_000 and sum(1 for n in state.nodes if n.tag == "li") == 20_001
 
 
-def test_two_hundred_thousand_siblings_parse_in_bounded_time():
-    html = "<html><body>" + "<span>x</span>" * 200_000 + "</body></html>"
-    ms, state = best_ms(lambda: page_from_html(html), repeats=1)
+def test_two_hundred_thousand_siblings_are_refused_by_name_or_read_in_bounded_time():
+    html = "<html><body>" + "<span>x</span>" * 200_000 + "</body></html>"  # 400k nodes
+    with pytest.raises(FormatError, match="more than max_nodes=200,000 nodes"):
+        page_from_html(html)
+    ms, state = best_ms(lambda: page_from_html(html, max_nodes=500_000), repeats=1)
     assert len(state.nodes) > 400_000
     assert ms < 60_000
 
