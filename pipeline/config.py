@@ -1,7 +1,8 @@
 """Stage configs: YAML files + ``key.sub=value`` overrides -> one validated dataclass.
 
 Every stage (``python -m pipeline|datagen|training|eval --config FILE [key=value ...]``) declares
-its config as a (nested) dataclass and loads it with ``load_config``. Validation happens up front
+its config as a (nested) dataclass and loads it with ``load_config``. A single value where a list
+is expected is a one-element list (``input=data/x`` is ``input=[data/x]``). Validation happens up front
 and reports *every* problem in one ``FormatError``: unknown keys (with the closest known key),
 values of the wrong type, and a stage's own checks (``validate()`` methods returning messages).
 """
@@ -150,11 +151,13 @@ def _coerce(hint: Any, value: Any, where: str, errors: list[str]) -> Any:
             errors.append(f"{where}: {value!r} is not one of {', '.join(map(repr, allowed))}")
         return value
     if origin in (list, tuple):
+        args = typing.get_args(hint)
+        item = args[0] if args else Any
+        if isinstance(value, (str, int, float)) and origin is list and _matches(item, value):
+            value = [value]  # input=PATH means input=[PATH]
         if not isinstance(value, (list, tuple)):
             errors.append(f"{where}: expected a list, got {value!r}")
             return value
-        args = typing.get_args(hint)
-        item = args[0] if args else Any
         items = [_coerce(item, v, f"{where}[{i}]", errors) for i, v in enumerate(value)]
         return tuple(items) if origin is tuple else items
     if origin is dict or hint is dict:

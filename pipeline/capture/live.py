@@ -28,6 +28,7 @@ from pipeline.live.browser import BrowserConfig, detach_cdp
 from pipeline.page_state import PageState, link_children
 
 DETACH_TIMEOUT_S = 5.0
+NAVIGATED = "execution context was destroyed"  # Playwright's words for a navigation mid-call
 
 PAGE_INFO_JS = """() => {
   const root = document.documentElement, body = document.body;
@@ -188,6 +189,9 @@ def describe_playwright_error(what: str, exc: Exception) -> str:
     text = str(exc).strip()
     first = text.splitlines()[0] if text else type(exc).__name__
     lowered = text.lower()
+    if NAVIGATED in lowered:
+        return (f"{what} failed because the page navigated to another document meanwhile (a "
+                "redirect, a reload or a script setting location); capture it once it settles")
     if "crash" in lowered or "closed" in lowered or "detached" in lowered:
         return (
             f"{what} failed because the page or browser went away ({first}); the renderer may "

@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from pipeline.cli.support import run_command, shared_overrides
+from pipeline.cli.support import parse_args, run_command, shared_overrides
 from pipeline.page_state import MAX_NODES
 
 
@@ -83,7 +83,7 @@ def _source_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = parse_args(build_parser(), argv)
     return run_command(lambda: _dispatch(args))
 
 

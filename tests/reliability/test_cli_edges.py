@@ -138,3 +138,37 @@ def test_a_query_the_page_cannot_answer(capsys, page, flags, expected):
     out, err = capsys.readouterr()
     assert code == 2 and out == "" and err.startswith("error: ") and expected in err, (out, err)
     assert len(err.splitlines()) == 1
+
+
+def test_overrides_before_and_after_flags_and_a_single_value_list(tmp_path):
+    from pipeline.cli.support import parse_args
+    from tests.training.training_helpers import write_dataset
+    from training.__main__ import build_parser
+    from training.config import load_training_config
+
+    args = parse_args(build_parser(), ["limit=5", "--seed", "3", "lora.rank=4", "--limit", "2"])
+    assert args.overrides == ["limit=5", "lora.rank=4"] and args.seed == 3
+    with pytest.raises(SystemExit):
+        parse_args(build_parser(), ["limit=5", "--seed", "3", "stray"])
+    root = write_dataset(tmp_path / "ds", train=2, test=1)
+    cfg = load_training_config(None, [f"dataset_dir={root}", "lora.target_modules=q_proj"])
+    assert cfg.lora.target_modules == ["q_proj"]
+
+
+def test_build_reads_the_record_stage_output_folder(tmp_path):
+    """The record stage's folder holds its manifest next to the split folders: the manifest is
+    bookkeeping, not a malformed task."""
+    from datagen.mind2web.reader import BOOKKEEPING, resolve_inputs
+    from datagen.miniwob.manifest import MANIFEST_NAME
+
+    assert MANIFEST_NAME in BOOKKEEPING
+    (tmp_path / "train").mkdir()
+    (tmp_path / "train" / "miniwob_0.json").write_text("[]")
+    (tmp_path / MANIFEST_NAME).write_text("{}")
+    (tmp_path / "record_log.jsonl").write_text("{}\n")
+    assert [p.name for p in resolve_inputs([tmp_path])] == ["miniwob_0.json"]
+
+
+def test_the_file_url_refusal_names_the_flag(capsys, fixture_dir):
+    code = pipeline_main(["snapshot", (fixture_dir / "forms.html").as_uri()])
+    assert_one_error(capsys, code, "--allow-file-urls")
