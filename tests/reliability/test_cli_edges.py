@@ -4,16 +4,11 @@ page cannot answer."""
 
 from __future__ import annotations
 
-import gzip
-import json
-import os
-
 import pytest
+from adversarial import BAD_OVERRIDES, config_corpus, page_state_corpus
 
 from pipeline.cli.main import main as pipeline_main
 from pipeline.page_state import PageState
-
-BAD_OVERRIDES = ["input=[data/x", "lora=[", "seed=[", "limit={", "output_dir=: x: y"]
 
 
 def stage_main(stage: str):
@@ -51,53 +46,13 @@ def test_an_override_that_is_not_yaml(capsys, stage, override):
 
 
 @pytest.mark.parametrize("stage", STAGES)
-@pytest.mark.parametrize("content", [os.urandom(256) + b"\xff", b"a: b\x00\x01\n", b"a: [\n"])
-def test_a_config_that_is_not_yaml_text(capsys, tmp_path, stage, content):
+@pytest.mark.parametrize("name", sorted(config_corpus()))
+def test_a_config_that_is_not_yaml_text(capsys, tmp_path, stage, name):
     config = tmp_path / "config.yaml"
-    config.write_bytes(content)
+    config.write_bytes(config_corpus()[name])
     code = stage_main(stage)(["--config", str(config)])
     err = assert_one_error(capsys, code, "config.yaml")
     assert len(err.splitlines()) == 1
-
-
-def page_state_corpus() -> dict[str, bytes]:
-    """Files named .json.gz that are not page states, and page states with fields of the
-    wrong type."""
-    good = {"schema_version": 1, "url": "about:blank", "title": "",
-            "nodes": [{"id": 0, "parent": None, "kind": "element", "tag": "#document"}]}
-
-    def state(**changes) -> bytes:
-        return gzip.compress(json.dumps(good | changes).encode())
-
-    def node(**changes) -> bytes:
-        return state(nodes=[good["nodes"][0] | changes])
-
-    return {
-        "binary": gzip.compress(os.urandom(512)),
-        "latin1": gzip.compress("{\"url\": \"caf\xe9\"}".encode("latin-1")),
-        "list": gzip.compress(b"[1, 2]"),
-        "string": gzip.compress(b'"page"'),
-        "null": gzip.compress(b"null"),
-        "truncated_gzip": gzip.compress(json.dumps(good).encode())[:30],
-        "bad_crc": gzip.compress(json.dumps(good).encode())[:-8] + b"\0" * 8,
-        "not_gzip_not_json": b"\x00\x01\x02 hello",
-        "empty": b"",
-        "deep_json": gzip.compress(b"[" * 100_000 + b"]" * 100_000),
-        "nodes_not_list": state(nodes="x"),
-        "node_not_dict": state(nodes=[5]),
-        "node_unknown_key": node(colour="red"),
-        "node_bad_kind": node(kind="comment"),
-        "node_tag_int": node(tag=5),
-        "node_attributes_list": node(attributes=["a"]),
-        "node_parent_str": node(parent="0"),
-        "node_bounds_int": node(bounds=3),
-        "meta_list": state(meta=[1]),
-        "title_dict": state(title={}),
-        "frames_bad": state(frames=[7]),
-        "schema_2": state(schema_version=2),
-        "no_nodes": state(nodes=[]),
-        "text_root": node(kind="text"),
-    }
 
 
 CORPUS = page_state_corpus()

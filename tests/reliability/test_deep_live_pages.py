@@ -6,15 +6,11 @@ from __future__ import annotations
 import urllib.parse
 
 import pytest
+from adversarial import nested_html
 
 from pipeline.capture import deep_dom
 from pipeline.capture.deep_dom import graft, unexpanded
 from pipeline.cli.main import main
-
-
-def nested_page(depth: int) -> str:
-    return ("<html><body><button>top</button>" + "<div>" * depth + "<button>deep</button>"
-            + "</div>" * depth + "<button>after</button></body></html>")
 
 
 def shadow_page(depth: int) -> str:
@@ -36,7 +32,7 @@ def buttons(state) -> list[str]:
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("html", [nested_page(300), nested_page(2000), shadow_page(200)],
+@pytest.mark.parametrize("html", [nested_html(300), nested_html(2000), shadow_page(200)],
                          ids=["nested-300", "nested-2000", "shadow-200"])
 def test_a_deep_page_is_captured_whole_and_the_slicing_reported(capture_session, html):
     state = capture_session.capture(data_url(html))
@@ -48,7 +44,7 @@ def test_a_deep_page_is_captured_whole_and_the_slicing_reported(capture_session,
 
 @pytest.mark.browser
 def test_a_shallow_page_is_one_answer_without_warning(capture_session):
-    state = capture_session.capture(data_url(nested_page(20)))
+    state = capture_session.capture(data_url(nested_html(20)))
     assert buttons(state) == ["top", "deep", "after"]
     assert not any("CBOR" in w for w in state.meta["warnings"])
 
@@ -56,14 +52,14 @@ def test_a_shallow_page_is_one_answer_without_warning(capture_session):
 @pytest.mark.browser
 def test_over_the_slice_budget_the_missing_part_is_reported(capture_session, monkeypatch):
     monkeypatch.setattr(deep_dom, "MAX_SLICES", 2)
-    state = capture_session.capture(data_url(nested_page(300)))
+    state = capture_session.capture(data_url(nested_html(300)))
     assert buttons(state) == ["top", "after"]
     assert any("subtrees deeper than" in w and "missing" in w for w in state.meta["warnings"])
 
 
 @pytest.mark.browser
 def test_the_cli_says_so_on_stderr(capsys):
-    assert main(["snapshot", data_url(nested_page(300))]) == 0
+    assert main(["snapshot", data_url(nested_html(300))]) == 0
     out, err = capsys.readouterr()
     assert "<button>deep</button>" in out and "<button>after</button>" in out
     assert "warning:" in err and "CBOR stack limit" in err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from adversarial import nested_html
 
 from pipeline.cli.main import main
 from pipeline.errors import FormatError
@@ -11,26 +12,20 @@ from pipeline.html.source import page_from_html
 from tests.timing import best_ms
 
 
-def nested(depth: int, tag: str = "div") -> str:
-    """The issue's case: a button, ``depth`` nested elements around a button, a button after."""
-    return ("<html><body><button>top</button>" + f"<{tag}>" * depth + "<button>deep</button>"
-            + f"</{tag}>" * depth + "<button>after</button></body></html>")
-
-
 def buttons(state) -> list[str]:
     return [state.text_content(n.id) for n in state.nodes if n.tag == "button"]
 
 
 @pytest.mark.parametrize("depth", [255, 300, 2000])
 def test_nesting_within_libxml2s_huge_limit_is_read_whole(depth):
-    state = page_from_html(nested(depth))
+    state = page_from_html(nested_html(depth))
     assert buttons(state) == ["top", "deep", "after"]
     assert "warnings" not in state.meta
 
 
 @pytest.mark.parametrize("depth", [LIBXML2_MAX_DEPTH + 1, 20_000])
 def test_deeper_nesting_is_read_by_the_iterative_reader_and_said(depth):
-    state = page_from_html(nested(depth))
+    state = page_from_html(nested_html(depth))
     assert buttons(state) == ["top", "deep", "after"]
     assert len(state.nodes) > depth
     assert any("deeper than 2048" in w for w in state.meta["warnings"])
@@ -38,7 +33,7 @@ def test_deeper_nesting_is_read_by_the_iterative_reader_and_said(depth):
 
 def test_the_cli_says_so_on_stderr_and_renders_everything(capsys, tmp_path):
     page = tmp_path / "deep.html"
-    page.write_text(nested(5000))
+    page.write_text(nested_html(5000))
     assert main(["snapshot", str(page)]) == 0
     out, err = capsys.readouterr()
     assert all(f"<button>{b}</button>" in out for b in ("top", "deep", "after"))
@@ -53,7 +48,7 @@ def test_the_iterative_reader_repairs_like_a_browser_where_it_matters():
             "<select><option>x<option selected>y</select><textarea>typed</textarea>"
             "<input value=v><br><img src=i.png></span><template><button>inert</button></template>"
             "<button>live</button></div>")
-    state = page_from_html(nested(LIBXML2_MAX_DEPTH + 10).replace("<button>after", html + "<button>after"))
+    state = page_from_html(nested_html(LIBXML2_MAX_DEPTH + 10).replace("<button>after", html + "<button>after"))
     nodes = state.nodes
     items = [n for n in nodes if n.tag == "li"]
     assert [state.text_content(n.id) for n in items] == ["a", "b"]
