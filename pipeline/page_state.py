@@ -157,7 +157,8 @@ class PageState:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], origin: str = "<dict>") -> PageState:
+    def from_dict(cls, data: dict[str, Any], origin: str = "<dict>",
+                  max_nodes: int | None = None) -> PageState:
         if not isinstance(data, dict):
             raise PageStateError(f"{origin}: a page state is a JSON object, not a "
                                  f"{type(data).__name__}; save one with snapshot --out")
@@ -167,6 +168,10 @@ class PageState:
                 f"{origin}: schema_version {version!r} is not supported "
                 f"(this pagescout reads {SCHEMA_VERSION}); re-capture the page"
             )
+        count = len(data["nodes"]) if isinstance(data.get("nodes"), list) else 0
+        if max_nodes is not None and count > max_nodes:
+            raise PageStateError(f"{origin}: {count:,} nodes, over max_nodes={max_nodes:,}; "
+                                 "raise max_nodes (--max-nodes) to read it anyway")
         try:
             for key, kind in (("url", str), ("title", str), ("meta", dict), ("nodes", list)):
                 if key in data and data[key] is not None and not isinstance(data[key], kind):
@@ -207,7 +212,8 @@ class PageState:
         return path
 
     @classmethod
-    def load(cls, path: str | Path) -> PageState:
+    def load(cls, path: str | Path, max_nodes: int | None = None) -> PageState:
+        """Read a saved state; more than ``max_nodes`` nodes (when given) is refused."""
         path = Path(path)
         try:
             opener = gzip.open if _is_gzip(path) else open
@@ -218,7 +224,7 @@ class PageState:
                                  "(a page state is gzipped JSON text)") from None
         except (OSError, ValueError, EOFError, zlib.error, RecursionError) as exc:
             raise PageStateError(f"{path}: not a readable page state: {exc}") from None
-        return cls.from_dict(data, origin=str(path))
+        return cls.from_dict(data, origin=str(path), max_nodes=max_nodes)
 
 
 def check_writable(path: Path) -> None:

@@ -92,7 +92,7 @@ def page_from_file(path: str | Path, kind: HtmlKind = "auto", max_nodes: int = M
     path = Path(path)
     name = path.name.lower()
     if name.endswith(PAGE_STATE_SUFFIXES):
-        return PageState.load(path)
+        return PageState.load(path, max_nodes=max_nodes)
     if not name.endswith(HTML_SUFFIXES):
         raise FormatError(
             f"{path}: unsupported file type; expected one of "

@@ -71,3 +71,12 @@ def test_a_50_mb_file_is_refused_within_2_gb_and_30_s(tmp_path):
     assert done.returncode == 2 and done.stderr.startswith("error: ") and \
         "max_nodes=200,000" in done.stderr, done.stderr
     assert seconds < 30 and peak_mb < 2048, (seconds, peak_mb)
+
+
+def test_a_saved_state_over_the_cap_is_refused(capsys, tmp_path):
+    state = page_from_html(SMALL)
+    path = state.save(tmp_path / "page.json.gz")
+    assert main(["snapshot", str(path), "--max-nodes", "100"]) == 2
+    _, err = capsys.readouterr()
+    assert err.startswith("error: ") and f"{len(state.nodes):,} nodes, over max_nodes=100" in err
+    assert main(["snapshot", str(path)]) == 0
