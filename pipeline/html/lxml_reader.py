@@ -14,7 +14,6 @@ Past that it stops and drops the rest of the document, so a deeper document is r
 
 from __future__ import annotations
 
-import lxml.html
 from lxml import etree
 
 from pipeline.html.builder import TreeBuilder, over_limit
@@ -33,11 +32,13 @@ def read_html(text: str, max_nodes: int = MAX_NODES) -> tuple[TreeBuilder, list[
     node table and the warnings a reader of the page should see (empty when all went well).
     More than ``max_nodes`` elements are refused right after libxml2's parse, before any node
     is built (NodeLimitError)."""
-    parser = lxml.html.HTMLParser(huge_tree=True)
+    parser = etree.HTMLParser(huge_tree=True)  # plain elements: no Python class lookup per node
     try:
-        root = lxml.html.document_fromstring(text, parser=parser)
+        root = etree.fromstring(text, parser)
     except (etree.ParserError, ValueError) as exc:
         raise ValueError(f"lxml could not parse the document: {exc}") from None
+    if root is None:
+        raise ValueError("lxml could not parse the document: Document is empty")
     if any("Excessive depth" in entry.message for entry in parser.error_log):
         builder = read_deep_html(text, _set_value, max_nodes)
         warning = (f"the document nests deeper than {LIBXML2_MAX_DEPTH} elements (libxml2's "
@@ -61,7 +62,7 @@ def _build(root: etree._Element, max_nodes: int) -> TreeBuilder:
                 builder.text(parent, item)
             continue
         node_id = builder.element(parent, item.tag.lower(), dict(item.attrib))
-        _set_value(builder, node_id, item.text_content() if item.tag == "textarea" else None)
+        _set_value(builder, node_id, item.xpath("string()") if item.tag == "textarea" else None)
         if item.tag == "template":
             continue
         pending: list[tuple[etree._Element | str, int]] = []
