@@ -1,6 +1,7 @@
 """The reliability corpus as a new user meets it: every hostile input through the command line.
 
-    python benchmarks/reliability_benchmark.py [--timeout 120] [--out benchmarks/results/reliability.json]
+    python benchmarks/reliability_benchmark.py [--timeout 120] [--no-big]
+                                               [--out benchmarks/results/reliability.json]
 
 Each case runs one command in a fresh process (``python -m pipeline|datagen|training|eval``) on
 an input from ``adversarial.py`` -- page states, HTML files, Mind2Web task files, configs,
@@ -20,10 +21,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass
@@ -39,12 +40,14 @@ from adversarial import (
     task_file_corpus,
 )
 from common import REPO, finish, machine_info, print_table
+from pages import listing_html
 from targets import Target
 
 OUTCOMES = ("clean", "traceback", "hang", "silent")
 STAGES = {"pipeline": ["pipeline", "report"], "datagen": ["datagen", "build"],
           "training": ["training"], "eval": ["eval"]}  # fmt: skip
 FORMS = REPO / "pipeline" / "fixtures" / "forms.html"
+TIME = "/usr/bin/time"  # GNU time: the peak RSS of the command it runs (-f %M)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +69,7 @@ class Outcome:
     said: str  # the first line of stderr (or the reason for the verdict)
 
 
-def cases(folder: Path) -> list[Case]:
+def cases(folder: Path, big: bool) -> list[Case]:
     out: list[Case] = []
     for name, data in page_state_corpus().items():
         path = _write(folder / "states" / f"{name}.json.gz", data)
@@ -74,6 +77,11 @@ def cases(folder: Path) -> list[Case]:
     for name, (data, shows) in html_corpus().items():
         path = _write(folder / "html" / f"{name}.html", data)
         out.append(Case("HTML files", name, ["pipeline", "snapshot", str(path)], shows))
+    if big:  # issue 14's 50 MB file: refused by max_nodes, within 2 GB and 30 s
+        path = folder / "html" / "listing_50mb.html"
+        path.write_text(listing_html(68_500), encoding="utf-8")
+        out.append(Case("HTML files", "listing_50mb", ["pipeline", "snapshot", str(path),
+                                                       "--max-file-bytes", "60000000"]))
     for name, data in task_file_corpus().items():
         path = _write(folder / "tasks" / name / "train" / "t.json", data)
         out.append(Case("Mind2Web files", name, ["datagen", "build", f"input={path}",
@@ -104,27 +112,30 @@ def cases(folder: Path) -> list[Case]:
 
 
 def run_case(case: Case, timeout: float) -> Outcome:
-    """Run the case's command; its own peak RSS comes from ``wait4`` (not the max over all)."""
+    """Run the case's command under ``/usr/bin/time`` (its own peak RSS, not this process's
+    inherited one) in a process group of its own (a hang is killed whole)."""
     started = time.perf_counter()
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        process = subprocess.Popen([sys.executable, "-m", *case.argv], stdout=out, stderr=err,
-                                   stdin=subprocess.DEVNULL, cwd=REPO)
-        timer = threading.Timer(timeout, process.kill)
-        timer.start()
-        _, wait_status, usage = os.wait4(process.pid, 0)
-        timer.cancel()
-        process.returncode = status = os.waitstatus_to_exitcode(wait_status)
+    with tempfile.TemporaryDirectory() as tmp:
+        out, err, rss = (Path(tmp) / name for name in ("out", "err", "rss"))
+        with out.open("wb") as stdout, err.open("wb") as stderr:
+            process = subprocess.Popen(
+                [TIME, "-f", "%M", "-o", str(rss), sys.executable, "-m", *case.argv],
+                stdout=stdout, stderr=stderr, stdin=subprocess.DEVNULL, cwd=REPO,
+                start_new_session=True)
+            try:
+                status = process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+                return Outcome(case.family, case.name, "hang", None, round(timeout, 1), 0.0,
+                               f"no answer in {timeout:g} s")
         seconds = time.perf_counter() - started
-        out.seek(0)
-        err.seek(0)
-        stdout = out.read().decode("utf-8", "replace")
-        stderr = err.read().decode("utf-8", "replace")
-    if status < 0 and seconds >= timeout:
-        return Outcome(case.family, case.name, "hang", None, round(seconds, 1),
-                       usage.ru_maxrss / 1024, f"no answer in {timeout:g} s")
-    verdict, said = judge(case, status, stdout, stderr)
-    return Outcome(case.family, case.name, verdict, status, round(seconds, 2),
-                   round(usage.ru_maxrss / 1024, 1), said[:160])
+        text = rss.read_text().split()
+        peak_mb = int(text[-1]) / 1024 if text and text[-1].isdigit() else float("nan")
+        verdict, said = judge(case, status, out.read_text(errors="replace"),
+                              err.read_text(errors="replace"))
+    return Outcome(case.family, case.name, verdict, status, round(seconds, 2), round(peak_mb, 1),
+                   said[:160])
 
 
 def judge(case: Case, status: int, out: str, err: str) -> tuple[str, str]:
@@ -134,20 +145,22 @@ def judge(case: Case, status: int, out: str, err: str) -> tuple[str, str]:
     if status == 2:
         return ("clean", first) if first.startswith("error: ") else ("traceback", first)
     text = (out + err).lower()
+    warning = next((line for line in err.splitlines() if line.startswith("warning:")), "")
     if case.shows is None or any(s.lower() not in text for s in case.shows):
-        if "warning:" in err or "reject" in text:
-            return "clean", first or "a warning says what is missing"
+        if warning or "reject" in text:
+            return "clean", warning or "status 0, the rejects named"
         return "silent", f"status 0 without {case.shows or 'a refusal'} and no warning"
-    return "clean", first or "status 0, all content shown"
+    return "clean", warning or "status 0, all content shown"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--timeout", type=float, default=120.0)
+    parser.add_argument("--no-big", action="store_true", help="skip the 50 MB HTML file")
     parser.add_argument("--out", default="benchmarks/results/reliability.json")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        results = [run_case(case, args.timeout) for case in cases(Path(tmp))]
+        results = [run_case(case, args.timeout) for case in cases(Path(tmp), not args.no_big)]
     families = list(dict.fromkeys(r.family for r in results))
     rows = []
     for family in [*families, "all"]:
