@@ -49,9 +49,10 @@ def corpus_section(after: dict[str, Any] | None, before: dict[str, Any] | None) 
     out += [CORPUS_NOTE, "", f"Command: `{after['command']}` at `{after['commit']}`:", "",
             markdown_table(after["columns"], after["table"]), ""]
     if before is not None:
-        out += [f"The same corpus before the reliability work (`{before['commit']}`; without the "
-                "50 MB file, which joined the corpus later; that run's peak MB came from "
-                "`wait4`, which also counts the harness's own ~80 MB):", "",
+        title = (f"The same corpus before the reliability work (`{before['commit']}`; without "
+                 "the 50 MB file, which joined the corpus later; that run's peak MB came from "
+                 "`wait4`, which also counts the harness's own ~80 MB):")
+        out += [title, "",
                 markdown_table(before["columns"], before["table"]), ""]
     return out
 
