@@ -3,6 +3,7 @@ captured in slices, nothing lost, the degradation reported."""
 
 from __future__ import annotations
 
+import html as html_lib
 import urllib.parse
 
 import pytest
@@ -23,6 +24,13 @@ def shadow_page(depth: int) -> str:
     return f"<html><body><button>top</button><div id=h></div>{script}<button>after</button></body></html>"
 
 
+def iframe_page(depth: int) -> str:
+    """A same-origin iframe, 30 levels down, whose document nests ``depth`` levels."""
+    inner = html_lib.escape(nested_html(depth), quote=True)
+    return ("<html><body>" + "<div>" * 30 + f"<iframe srcdoc='{inner}'></iframe>" + "</div>" * 30
+            + "<button>outside</button></body></html>")
+
+
 def data_url(html: str) -> str:
     return "data:text/html," + urllib.parse.quote(html)
 
@@ -40,6 +48,13 @@ def test_a_deep_page_is_captured_whole_and_the_slicing_reported(capture_session,
     deep = next(n for n in state.nodes if n.tag == "button" and state.text_content(n.id) == "deep")
     assert deep.bounds is not None and deep.backend_id is not None
     assert any("CBOR stack limit" in w for w in state.meta["warnings"])
+
+
+@pytest.mark.browser
+def test_a_deep_iframe_document_is_captured_whole(capture_session):
+    state = capture_session.capture(data_url(iframe_page(300)))
+    assert buttons(state) == ["top", "deep", "after", "outside"]
+    assert len(state.frames) == 2 and any("CBOR" in w for w in state.meta["warnings"])
 
 
 @pytest.mark.browser
