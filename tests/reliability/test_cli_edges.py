@@ -5,7 +5,13 @@ page cannot answer."""
 from __future__ import annotations
 
 import pytest
-from adversarial import BAD_OVERRIDES, config_corpus, page_state_corpus
+from adversarial import (
+    BAD_OVERRIDES,
+    config_corpus,
+    html_corpus,
+    page_state_corpus,
+    task_file_corpus,
+)
 
 from pipeline.cli.main import main as pipeline_main
 from pipeline.page_state import PageState
@@ -127,3 +133,32 @@ def test_build_reads_the_record_stage_output_folder(tmp_path):
 def test_the_file_url_refusal_names_the_flag(capsys, fixture_dir):
     code = pipeline_main(["snapshot", (fixture_dir / "forms.html").as_uri()])
     assert_one_error(capsys, code, "--allow-file-urls")
+
+
+@pytest.mark.parametrize("name", sorted(task_file_corpus()))
+def test_a_task_file_that_is_not_one_is_a_reject_with_its_reason(capsys, tmp_path, name):
+    from datagen.cli import main as datagen_main
+
+    path = tmp_path / "dump" / "train" / "t.json"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(task_file_corpus()[name])
+    code = datagen_main(["build", f"input={path}", "--output-dir", str(tmp_path / "out")])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    if code == 2:
+        assert err.startswith("error: ") and len(err.splitlines()) == 1
+    else:
+        assert code == 0 and "| input reject | count |" in out, out
+
+
+@pytest.mark.parametrize("name", sorted(html_corpus()))
+def test_hostile_html_files_show_everything_or_are_refused(capsys, tmp_path, name):
+    data, shows = html_corpus()[name]
+    path = tmp_path / f"{name}.html"
+    path.write_bytes(data)
+    code = pipeline_main(["snapshot", str(path)])
+    out, err = capsys.readouterr()
+    if shows is None:
+        assert code == 2 and err.startswith("error: ") and len(err.splitlines()) == 1, err
+    else:
+        assert code == 0 and all(f">{text}<" in out for text in shows), (out[-300:], err)
