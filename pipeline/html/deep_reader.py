@@ -12,9 +12,12 @@ within the same list, table or paragraph. The reader that used it says so in the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html.parser import HTMLParser
 
 from pipeline.html.builder import TreeBuilder
+
+SetValue = Callable[[TreeBuilder, int, "str | None"], None]
 
 VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
                   "param", "source", "track", "wbr"})  # fmt: skip
@@ -27,7 +30,7 @@ _BOUNDARY = frozenset({"ul", "ol", "select", "table", "tbody", "thead", "tfoot",
                        "body", "html", "template"})  # fmt: skip
 
 
-def read_deep_html(text: str, set_value, max_nodes: int) -> TreeBuilder:
+def read_deep_html(text: str, set_value: SetValue, max_nodes: int) -> TreeBuilder:
     """Parse ``text`` under a ``#document`` root; ``set_value(builder, node_id, text)`` gives a
     form control its value (``text`` is a textarea's content, else None)."""
     reader = _Reader(set_value, max_nodes)
@@ -41,7 +44,7 @@ class _Reader(HTMLParser):
     """Events -> TreeBuilder. The open elements are a stack; ``depths`` holds, per tag, the
     stack positions where it is open, so closing an element never searches the stack."""
 
-    def __init__(self, set_value, max_nodes: int) -> None:
+    def __init__(self, set_value: SetValue, max_nodes: int) -> None:
         super().__init__(convert_charrefs=True)
         self.builder = TreeBuilder(max_nodes)
         self.set_value = set_value
