@@ -16,6 +16,8 @@ from typing import Any
 
 from common import REPO, markdown_table
 from report_eval import EVAL_RESULTS, eval_sections
+from report_reliability import RELIABILITY_RESULTS, reliability_sections
+from report_unseen import UNSEEN_RESULTS, unseen_sections
 from targets import per_1000_nodes
 
 RESULTS = ("serializer", "html", "memory", "query", "retrieval", "datagen", "training")
@@ -25,7 +27,7 @@ ISSUE_OF = {"serializer": 2, "html": 2, "memory": 2, "query": 3, "retrieval": 3,
 
 def load_results(folder: Path) -> dict[str, dict[str, Any] | None]:
     out = {}
-    for name in RESULTS + EVAL_RESULTS:
+    for name in RESULTS + EVAL_RESULTS + UNSEEN_RESULTS + RELIABILITY_RESULTS:
         path = folder / f"{name}.json"
         out[name] = json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
     return out
@@ -126,6 +128,9 @@ bash benchmarks/peers/setup_browser_use.sh      # browser-use in .cache/peers/br
 .venv/bin/python benchmarks/eval_benchmark.py --name mind2web_miniwob --config configs/eval/mind2web-miniwob.yaml
 bash scripts/setup_browsergym.sh                # BrowserGym in its own venv
 .venv/bin/python benchmarks/eval_benchmark.py --name browsergym --config configs/eval/browsergym.yaml
+.venv/bin/python benchmarks/unseen_benchmark.py --before benchmarks/results/unseen_before.json
+.venv/bin/python benchmarks/reliability_benchmark.py
+.venv/bin/python benchmarks/codec_benchmark.py
 .venv/bin/python benchmarks/report.py           # rewrites this file
 ```"""
 SERIALIZER_NOTE = (
@@ -322,7 +327,8 @@ def build(results: dict[str, dict[str, Any] | None]) -> str:
     parts.append(scale_section(results))
     parts += query_section(results["query"]) + retrieval_section(results["retrieval"])
     parts += datagen_section(results["datagen"]) + training_section(results["training"])
-    parts += ["", *eval_sections(results)]
+    parts += ["", *eval_sections(results), *unseen_sections(results),
+              *reliability_sections(results)]
     if NOTES.exists():
         parts += ["", "## Notes", "", NOTES.read_text(encoding="utf-8").strip()]
     return "\n".join(parts).rstrip() + "\n"

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pipeline.cli.support import run_command, shared_overrides
+from pipeline.cli.support import parse_args, run_command, shared_overrides
 
 
 def record(args: argparse.Namespace) -> int:
@@ -79,7 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = parse_args(build_parser(), argv)
     handler = stats if args.command == "stats" else COMMANDS[args.command][1]
     return run_command(lambda: handler(args), "interrupted; run the same command again to resume")
 

@@ -33,13 +33,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     argv = list(sys.argv[1:] if argv is None else argv)
-    from pipeline.cli.support import run_command
+    from pipeline.cli.support import parse_args, run_command
 
     if argv[:1] == ["compare"]:
         return run_command(lambda: _compare(argv[1:]))
     if argv[:1] == ["chain-report"]:
         return run_command(lambda: _chain_report(argv[1:]))
-    args = build_parser().parse_args(argv)
+    args = parse_args(build_parser(), argv)
     return run_command(lambda: _evaluate(args), "interrupted; run the same command to resume")
 
 

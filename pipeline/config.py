@@ -1,7 +1,8 @@
 """Stage configs: YAML files + ``key.sub=value`` overrides -> one validated dataclass.
 
 Every stage (``python -m pipeline|datagen|training|eval --config FILE [key=value ...]``) declares
-its config as a (nested) dataclass and loads it with ``load_config``. Validation happens up front
+its config as a (nested) dataclass and loads it with ``load_config``. A single value where a list
+is expected is a one-element list (``input=data/x`` is ``input=[data/x]``). Validation happens up front
 and reports *every* problem in one ``FormatError``: unknown keys (with the closest known key),
 values of the wrong type, and a stage's own checks (``validate()`` methods returning messages).
 """
@@ -57,8 +58,11 @@ def load_config(
             loaded = _yaml(Path(path).read_text(encoding="utf-8"))
         except OSError as exc:
             raise FormatError(f"config {path}: cannot read it ({exc.strerror})") from exc
+        except UnicodeDecodeError as exc:
+            raise FormatError(f"config {path}: byte {exc.start} is not UTF-8 text; a config is "
+                              "a YAML text file (configs/ has examples)") from None
         except yaml.YAMLError as exc:
-            raise FormatError(f"config {path}: not valid YAML: {exc}") from exc
+            raise FormatError(f"config {path}: not valid YAML: {_one_line(exc)}") from None
         if loaded is not None and not isinstance(loaded, dict):
             raise FormatError(f"config {path}: the top level must be a mapping of keys to values")
         data = loaded or {}
@@ -73,7 +77,13 @@ def load_config(
         if not sep or not key:
             errors.append(f"override {item!r}: write it as key=value (e.g. limit=5)")
             continue
-        _set_path(data, key.strip().split("."), _yaml(raw) if raw else "")
+        try:
+            value = _yaml(raw) if raw else ""
+        except yaml.YAMLError as exc:
+            errors.append(f"override {item!r}: {raw!r} is not a YAML value ({_one_line(exc)}); "
+                          "write a list as [a, b] and quote text with brackets: key='[x'")
+            continue
+        _set_path(data, key.strip().split("."), value)
     config = _build(cls, data, "", errors)
     if config is not None:
         errors.extend(_validate(config, ""))
@@ -141,11 +151,13 @@ def _coerce(hint: Any, value: Any, where: str, errors: list[str]) -> Any:
             errors.append(f"{where}: {value!r} is not one of {', '.join(map(repr, allowed))}")
         return value
     if origin in (list, tuple):
+        args = typing.get_args(hint)
+        item = args[0] if args else Any
+        if isinstance(value, (str, int, float)) and origin is list and _matches(item, value):
+            value = [value]  # input=PATH means input=[PATH]
         if not isinstance(value, (list, tuple)):
             errors.append(f"{where}: expected a list, got {value!r}")
             return value
-        args = typing.get_args(hint)
-        item = args[0] if args else Any
         items = [_coerce(item, v, f"{where}[{i}]", errors) for i, v in enumerate(value)]
         return tuple(items) if origin is tuple else items
     if origin is dict or hint is dict:
@@ -188,6 +200,14 @@ def _validate(config: Any, prefix: str) -> list[str]:
         except (TypeError, AttributeError):
             pass  # a value of the wrong type, already reported: its checks cannot run
     return messages
+
+
+def _one_line(exc: yaml.YAMLError) -> str:
+    """A YAML error as one line: the problem and where (PyYAML spreads it over several)."""
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    mark = getattr(exc, "problem_mark", None)
+    where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+    return f"{problem}{where}"
 
 
 def _name(hint: Any) -> str:

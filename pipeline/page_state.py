@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import zlib
 from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal
@@ -22,6 +23,7 @@ from typing import Any, Literal
 from pipeline.errors import FormatError
 
 SCHEMA_VERSION = 1
+MAX_NODES = 200_000  # every source refuses a page with more nodes (browser.max_nodes, --max-nodes)
 
 NodeKind = Literal["element", "text"]
 Source = Literal["live", "mind2web_raw", "mind2web_cleaned", "html"]
@@ -155,15 +157,28 @@ class PageState:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], origin: str = "<dict>") -> PageState:
+    def from_dict(cls, data: dict[str, Any], origin: str = "<dict>",
+                  max_nodes: int | None = None) -> PageState:
+        if not isinstance(data, dict):
+            raise PageStateError(f"{origin}: a page state is a JSON object, not a "
+                                 f"{type(data).__name__}; save one with snapshot --out")
         version = data.get("schema_version")
         if version != SCHEMA_VERSION:
             raise PageStateError(
                 f"{origin}: schema_version {version!r} is not supported "
                 f"(this pagescout reads {SCHEMA_VERSION}); re-capture the page"
             )
+        count = len(data["nodes"]) if isinstance(data.get("nodes"), list) else 0
+        if max_nodes is not None and count > max_nodes:
+            raise PageStateError(f"{origin}: {count:,} nodes, over max_nodes={max_nodes:,}; "
+                                 "raise max_nodes (--max-nodes) to read it anyway")
         try:
+            for key, kind in (("url", str), ("title", str), ("meta", dict), ("nodes", list)):
+                if key in data and data[key] is not None and not isinstance(data[key], kind):
+                    raise TypeError(f"{key} must be a {kind.__name__}, got {data[key]!r:.40}")
             nodes = [_node_from_dict(d) for d in data["nodes"]]
+            if not nodes or nodes[0].kind != "element" or nodes[0].parent is not None:
+                raise ValueError("the first node must be the root element (no parent)")
             frames = [Frame(**f) for f in data.get("frames") or [{"id": 0}]]
             doc_size = data.get("document_size")
             return cls(
@@ -180,27 +195,47 @@ class PageState:
                 has_paint_order=bool(data.get("has_paint_order")),
                 meta=data.get("meta") or {},
             )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise PageStateError(f"{origin}: malformed page state: {exc!r}") from exc
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise PageStateError(f"{origin}: malformed page state: {exc!r}") from None
 
     def save(self, path: str | Path) -> Path:
         """Write gzipped JSON (any path; ``.json.gz`` is the convention)."""
         path = Path(path)
+        check_writable(path)
         payload = json.dumps(self.to_dict(), separators=(",", ":"), ensure_ascii=False)
-        with gzip.open(path, "wt", encoding="utf-8", compresslevel=6) as fh:
-            fh.write(payload)
+        try:
+            with gzip.open(path, "wt", encoding="utf-8", compresslevel=6) as fh:
+                fh.write(payload)
+        except OSError as exc:
+            raise PageStateError(f"{path}: cannot write the page state: {exc.strerror or exc}"
+                                 ) from None
         return path
 
     @classmethod
-    def load(cls, path: str | Path) -> PageState:
+    def load(cls, path: str | Path, max_nodes: int | None = None) -> PageState:
+        """Read a saved state; more than ``max_nodes`` nodes (when given) is refused."""
         path = Path(path)
         try:
             opener = gzip.open if _is_gzip(path) else open
             with opener(path, "rt", encoding="utf-8") as fh:
                 data = json.load(fh)
-        except (OSError, json.JSONDecodeError, EOFError) as exc:
-            raise PageStateError(f"{path}: not a readable page state: {exc}") from exc
-        return cls.from_dict(data, origin=str(path))
+        except UnicodeDecodeError as exc:
+            raise PageStateError(f"{path}: not a page state: byte {exc.start} is not UTF-8 "
+                                 "(a page state is gzipped JSON text)") from None
+        except (OSError, ValueError, EOFError, zlib.error, RecursionError) as exc:
+            raise PageStateError(f"{path}: not a readable page state: {exc}") from None
+        return cls.from_dict(data, origin=str(path), max_nodes=max_nodes)
+
+
+def check_writable(path: Path) -> None:
+    """Raise PageStateError when ``path`` cannot be a file to write: a directory, or in a folder
+    that does not exist (checked before a long capture, not after it)."""
+    if path.is_dir():
+        raise PageStateError(f"{path}: is a directory; give a file name such as "
+                             f"{path / 'page.json.gz'}")
+    if not path.parent.is_dir():
+        raise PageStateError(f"{path}: the folder {path.parent} does not exist; create it first "
+                             f"(mkdir -p {path.parent})")
 
 
 def link_children(nodes: list[Node]) -> None:
@@ -248,11 +283,26 @@ def _compact(obj: Any, defaults: dict[str, Any], skip: tuple[str, ...] = ()) -> 
     return out
 
 
+_NODE_TYPES = {"id": int, "tag": str, "text": str, "attributes": dict, "styles": dict,
+               "states": dict, "frame": int}
+
+
 def _node_from_dict(d: dict[str, Any]) -> Node:
+    """A node from its dict; a field of the wrong type is a TypeError naming it (the passes
+    would fail on it much later, far from the file)."""
     d = dict(d)
     for key in _TUPLE_FIELDS:
         if d.get(key) is not None:
             d[key] = tuple(d[key])
+    for key, kind in _NODE_TYPES.items():
+        if key in d and not isinstance(d[key], kind):
+            raise TypeError(f"node {d.get('id')!r}: {key} must be {kind.__name__}, "
+                            f"got {d[key]!r:.40}")
+    if d.get("kind") not in ("element", "text"):
+        raise ValueError(f"node {d.get('id')!r}: kind must be 'element' or 'text', "
+                         f"got {d.get('kind')!r:.40}")
+    if d.get("parent") is not None and not isinstance(d["parent"], int):
+        raise TypeError(f"node {d.get('id')!r}: parent must be an int or null")
     return Node(**d)
 
 

@@ -25,8 +25,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    args = build_parser().parse_args(argv)
-    from pipeline.cli.support import run_command
+    from pipeline.cli.support import parse_args, run_command
+
+    args = parse_args(build_parser(), argv)
 
     return run_command(lambda: _train(args), "interrupted; continue with resume=true")
 

@@ -87,6 +87,7 @@ class TrainingConfig:
     resume_from_checkpoint: str | None = None  # ... or from this checkpoint folder
     merge: bool = False  # also write the LoRA merged into the base model (output_dir/merged)
     progress: bool = True
+    max_bad_share: float = 0.01  # fail when more of a split's lines than this are malformed
 
     def validate(self) -> list[str]:
         problems = _dataset_problems(self) + _number_problems(self)
@@ -147,6 +148,7 @@ def _number_problems(cfg: TrainingConfig) -> list[str]:
          "must be positive or null (no time limit)"),
         (cfg.eval_max_new_tokens >= 8, "eval_max_new_tokens", "must be at least 8"),
         (cfg.limit is None or cfg.limit >= 1, "limit", "must be at least 1 or null"),
+        (0 <= cfg.max_bad_share <= 1, "max_bad_share", "must be between 0 and 1"),
     ]
     return [f"{key}: {getattr(cfg, key)!r} {fix}" for ok, key, fix in checks if not ok]
 

@@ -7,7 +7,8 @@
 Records are read with plain ``json`` (one record per line in ``<dir>/data/<split>/shard-*.jsonl``;
 tool arguments differ from row to row, which a columnar loader would have to widen). A line that
 is not a record, or a record that cannot be rendered, is counted and named in the stats, never
-silently dropped. ``Collator`` pads (ids with pad, labels with -100, weights with 0) or, with
+silently dropped; malformed lines are also printed (count, first file:line) and more than
+``max_bad_share`` of them stops the run (``screen_bad_lines``). ``Collator`` pads (ids with pad, labels with -100, weights with 0) or, with
 ``packing``, concatenates a micro-batch into ONE row with ``position_ids`` restarting at each
 example, which transformers turns into a block-diagonal attention mask (no padding at all).
 """
@@ -23,6 +24,7 @@ from typing import Any
 
 import torch
 
+from pipeline.errors import PagescoutError
 from pipeline.model.render import IGNORE, RenderError, assistant_calls, render_trajectory
 from training.config import split_folder
 
@@ -71,6 +73,21 @@ def load_split(
                 else:
                     records.append(record)
     return records, bad
+
+
+def screen_bad_lines(split: str, records: int, bad: dict[str, str], max_share: float) -> str:
+    """The warning to print for a split's malformed lines ('' when there are none); raises
+    PagescoutError when their share of all lines is over ``max_share``."""
+    if not bad:
+        return ""
+    where, problem = next(iter(bad.items()))
+    share = len(bad) / (records + len(bad))
+    note = (f"split {split!r}: {len(bad)} malformed line(s) skipped ({share:.1%} of "
+            f"{records + len(bad)}); the first at {where}: {problem}")
+    if share > max_share:
+        raise PagescoutError(f"{note}; that is over max_bad_share={max_share:g}: repair the "
+                             "files (re-run datagen build) or raise max_bad_share")
+    return note
 
 
 def _parse(line: str) -> tuple[dict[str, Any] | None, str]:

@@ -16,6 +16,7 @@ and ``generations.jsonl`` (the final evaluation's answers, reference and verdict
 from __future__ import annotations
 
 import resource
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +30,14 @@ from pipeline.tools import functional_tokens
 from training import report
 from training.budget import TimeBudget
 from training.config import TrainingConfig
-from training.data import Collator, RenderSettings, eval_prompts, load_split, render_records
+from training.data import (
+    Collator,
+    RenderSettings,
+    eval_prompts,
+    load_split,
+    render_records,
+    screen_bad_lines,
+)
 from training.lora import with_lora
 from training.metrics import GenerationEval, argmax_logits, compute_metrics_for
 from training.trainer import WeightedSFTTrainer
@@ -219,7 +227,14 @@ def versions() -> dict[str, str]:
 def _rendered(cfg, role, split, limit, tokenizer, settings) -> tuple[list[dict], dict[str, Any]]:
     """A split's rendered examples and its stats; no usable record is an error."""
     records, bad = load_split(cfg.dataset_dir, split, limit)
+    note = screen_bad_lines(split, len(records), bad, cfg.max_bad_share)
+    if note:
+        print(f"warning: {role} {note}", file=sys.stderr)
     examples, stats = render_records(records, tokenizer, settings, progress=cfg.progress)
+    if stats.rejected:
+        key, why = next(iter(stats.rejected.items()))
+        print(f"warning: {role} split {split!r}: {len(stats.rejected)} record(s) not "
+              f"renderable, skipped; the first, {key}: {why}", file=sys.stderr)
     info = {"split": split, "records": stats.records, "rendered": stats.rendered,
             "truncated": stats.truncated, "tokens": stats.tokens,
             "bad_lines": bad, "rejected": stats.rejected}

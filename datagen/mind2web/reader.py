@@ -43,6 +43,9 @@ from pipeline.errors import FormatError
 
 SPLITS = ("train", "test_task", "test_website", "test_domain")
 TASK_SUFFIXES = (".json", ".json.gz")
+# Files the stages write next to task files, skipped when a folder is read: the record stage's
+# manifest (datagen.miniwob.manifest.MANIFEST_NAME), the build's, the chain's (scripts/chain.py).
+BOOKKEEPING = frozenset({"record_manifest.json", "manifest.json", "chain_stage.json"})
 Inputs = str | Path | Iterable[str | Path]
 _GLOB_CHARS = re.compile(r"[*?\[]")
 _DIGITS = re.compile(r"(\d+)")
@@ -246,7 +249,7 @@ def _expand(item: str | Path) -> list[Path]:
 
 
 def _is_task_file(path: Path) -> bool:
-    return path.name.lower().endswith(TASK_SUFFIXES)
+    return path.name.lower().endswith(TASK_SUFFIXES) and path.name not in BOOKKEEPING
 
 
 def _natural(path: Path) -> list:

@@ -204,7 +204,9 @@ def candidate_attributes(candidate: dict, name: str, notes: list[Problem]) -> di
 
 
 def parse_page(action: dict, origin: str, notes: list[Problem]) -> PageState:
-    """The page from ``raw_html``, else from ``cleaned_html``; Problem ``bad_html`` if neither."""
+    """The page from ``raw_html``, else from ``cleaned_html`` (noted as ``raw_html_fallback``
+    when the action has a ``raw_html`` that is empty, null or unreadable); Problem ``bad_html``
+    if neither."""
     raw, cleaned = action.get("raw_html"), action.get("cleaned_html")
     if raw is None and cleaned is None:
         raise Problem("action_missing_field", "the action has neither raw_html nor cleaned_html")
@@ -219,8 +221,9 @@ def parse_page(action: dict, origin: str, notes: list[Problem]) -> PageState:
         except (FormatError, ValueError, RecursionError) as exc:
             failures.append(str(exc))
             continue
-        if key == "cleaned_html" and isinstance(raw, str) and raw.strip():
-            notes.append(Problem("raw_html_fallback", failures[0], False))
+        if key == "cleaned_html" and "raw_html" in action:  # empty, null or unreadable
+            notes.append(Problem("raw_html_fallback", f"{failures[0]}; the page comes from "
+                                 "cleaned_html (no layout)", False))
         return page
     raise Problem("bad_html", "; ".join(failures))
 

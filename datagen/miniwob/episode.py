@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from datagen.miniwob.policies import Act, PolicyError, policy_for
+from datagen.miniwob.policies import Act, Policy, PolicyError, policy_for
 from pipeline.capture import capture_page
 from pipeline.live.actions import LiveActions
 from pipeline.live.browser import BrowserConfig
@@ -68,9 +68,10 @@ class EpisodeRun:
 
 
 async def run_episode(page: Any, base_url: str, task: str, seed: int,
-                      settings: EpisodeSettings) -> EpisodeRun:
-    """Play one episode of ``task`` under ``seed`` on ``page`` (async Playwright)."""
-    policy = policy_for(task)
+                      settings: EpisodeSettings, policy: Policy | None = None) -> EpisodeRun:
+    """Play one episode of ``task`` under ``seed`` on ``page`` (async Playwright) with
+    ``policy`` (default: the task's oracle policy from ``datagen.miniwob.policies``)."""
+    policy = policy or policy_for(task)
     await page.goto(task_url(base_url, task), wait_until="load")
     episode = await start_episode(page, task, seed, settings.max_time_ms)
     if settings.disable_animations:

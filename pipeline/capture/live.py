@@ -1,7 +1,8 @@
 """Capture a live Playwright page into a PageState through one CDP session.
 
 ``capture_page`` runs, concurrently and each under ``capture_timeout_ms``: ``DOM.getDocument``
-(the real tree, piercing shadow roots and same-process iframes), ``DOMSnapshot.captureSnapshot``
+(the real tree, piercing shadow roots and same-process iframes; in slices when the page nests too
+deep for one answer, see ``deep_dom``), ``DOMSnapshot.captureSnapshot``
 (layout, paint order, computed styles, live form state) and ``Accessibility.getFullAXTree`` for
 the page and then for every inlined iframe. A small script reads title, viewport, scroll and
 document size first. The accessibility tree is optional: if it fails or times out the capture
@@ -20,12 +21,14 @@ from typing import Any
 from pipeline.aria import fill_accessibility
 from pipeline.capture.ax import apply_ax_tree
 from pipeline.capture.build import build_nodes, fill_select_values
+from pipeline.capture.deep_dom import fetch_dom
 from pipeline.capture.snapshot import SNAPSHOT_STYLES, SnapshotIndex
 from pipeline.errors import CaptureError
 from pipeline.live.browser import BrowserConfig, detach_cdp
 from pipeline.page_state import PageState, link_children
 
 DETACH_TIMEOUT_S = 5.0
+NAVIGATED = "execution context was destroyed"  # Playwright's words for a navigation mid-call
 
 PAGE_INFO_JS = """() => {
   const root = document.documentElement, body = document.body;
@@ -66,14 +69,15 @@ async def capture_page(page: Any, config: BrowserConfig) -> PageState:
             calls.run("snapshot", cdp.send("DOMSnapshot.captureSnapshot", SNAPSHOT_PARAMS))
         )
         dom, snapshot, ax_nodes = await _gather(
-            calls.run("dom", cdp.send("DOM.getDocument", {"depth": -1, "pierce": True})),
+            fetch_dom(lambda name, method, params: calls.run(name, cdp.send(method, params)),
+                      warnings),
             snap,
             _ax_tree(cdp, calls, warnings, snap) if use_ax else _skipped(warnings, why_no_ax),
         )
     finally:
         await detach_cdp(cdp, DETACH_TIMEOUT_S)
     t = perf_counter()
-    nodes, frames = build_nodes(dom["root"], SnapshotIndex(snapshot), config.max_nodes)
+    nodes, frames = build_nodes(dom, SnapshotIndex(snapshot), config.max_nodes)
     link_children(nodes)
     fill_select_values(nodes)
     timings["build"] = _ms(t)
@@ -185,6 +189,9 @@ def describe_playwright_error(what: str, exc: Exception) -> str:
     text = str(exc).strip()
     first = text.splitlines()[0] if text else type(exc).__name__
     lowered = text.lower()
+    if NAVIGATED in lowered:
+        return (f"{what} failed because the page navigated to another document meanwhile (a "
+                "redirect, a reload or a script setting location); capture it once it settles")
     if "crash" in lowered or "closed" in lowered or "detached" in lowered:
         return (
             f"{what} failed because the page or browser went away ({first}); the renderer may "

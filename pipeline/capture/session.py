@@ -12,7 +12,8 @@ driving; from synchronous code run its coroutines with ``session.run(...)``::
 
 URLs are checked first: http(s), ``data:`` and ``about:`` are allowed, ``file://`` only with
 ``allow_file_urls``. A navigation that does not finish within ``navigation_timeout_ms`` raises
-``CaptureError``; after a failed capture the next one starts on a fresh page.
+``CaptureError``; after a failed capture the next one starts on a fresh page. A page that navigates
+during a capture ("Execution context was destroyed") is captured once more after it loads.
 """
 
 from __future__ import annotations
@@ -36,8 +37,9 @@ def check_url(url: str, config: BrowserConfig) -> None:
     if scheme == "file":
         if not config.allow_file_urls:
             raise CaptureError(
-                f"{url}: file:// URLs are off; set browser.allow_file_urls=true, or serve the "
-                "folder over http (pipeline.live.static_server.serve_directory)"
+                f"{url}: file:// URLs are off; pass --allow-file-urls (browser.allow_file_urls="
+                "true in a config), or serve the folder over http "
+                "(pipeline.live.static_server.serve_directory)"
             )
         return
     if scheme not in ALLOWED_SCHEMES:
@@ -93,9 +95,29 @@ class AsyncCaptureSession:
         await self._ensure_page()
         try:
             return await capture_page(self.page, self.config)
-        except CaptureError:
+        except CaptureError as exc:
+            if "navigated to another document" not in str(exc):
+                self._fresh_page_needed = True
+                raise
+        await self._settle()  # the page navigated during the capture: once more, on the new one
+        try:
+            return await capture_page(self.page, self.config)
+        except CaptureError as exc:
             self._fresh_page_needed = True
+            if "navigated to another document" in str(exc):
+                raise CaptureError(f"{self.page.url} navigated away during two captures in a "
+                                   "row (a page that keeps reloading or redirecting); wait for "
+                                   "it to settle, or capture the page it ends on") from exc
             raise
+
+    async def _settle(self) -> None:
+        """Wait for the document a navigation brought to finish loading (bounded)."""
+        from playwright.async_api import Error as PlaywrightError
+
+        try:
+            await self.page.wait_for_load_state("load", timeout=self.config.navigation_timeout_ms)
+        except PlaywrightError:
+            pass  # the retry reports what is wrong with the page
 
     async def new_page(self) -> Any:
         """Replace the session's page with a fresh one (the old one is closed)."""

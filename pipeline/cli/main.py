@@ -20,7 +20,8 @@ import sys
 import time
 from pathlib import Path
 
-from pipeline.cli.support import run_command, shared_overrides
+from pipeline.cli.support import parse_args, run_command, shared_overrides
+from pipeline.page_state import MAX_NODES
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -72,8 +73,8 @@ def _source_arguments(parser: argparse.ArgumentParser) -> None:
                         help="how to read an HTML file")
     parser.add_argument("--executable-path", help="Chromium executable (default: discover)")
     parser.add_argument("--timeout-ms", type=int, default=30_000, help="page load timeout")
-    parser.add_argument("--max-nodes", type=int, default=200_000,
-                        help="refuse live pages with more DOM nodes")
+    parser.add_argument("--max-nodes", type=int, default=MAX_NODES,
+                        help="refuse pages (live or files) with more nodes")
     parser.add_argument("--max-file-bytes", type=int, default=50_000_000,
                         help="refuse local files larger than this")
     parser.add_argument("--allow-file-urls", action="store_true", help="allow file:// URLs")
@@ -82,7 +83,7 @@ def _source_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = parse_args(build_parser(), argv)
     return run_command(lambda: _dispatch(args))
 
 
@@ -110,17 +111,21 @@ def _loader(args: argparse.Namespace):
     )
 
     def load(source: str):
-        return open_source(source, browser, kind=args.kind, max_file_bytes=args.max_file_bytes)
+        return open_source(source, browser, kind=args.kind, max_file_bytes=args.max_file_bytes,
+                           max_nodes=args.max_nodes)
 
     return load
 
 
 def snapshot(args: argparse.Namespace) -> int:
     from pipeline.distill import DistillOptions, distill
+    from pipeline.page_state import check_writable
     from pipeline.render import RenderOptions, render_flat, render_outline
     from pipeline.render.metrics import compaction_metrics, format_table
 
     options = DistillOptions.preset(args.preset)
+    if args.out:
+        check_writable(args.out)  # before the capture, not after it
     load = _loader(args)
     start = time.perf_counter()
     state = load(args.source)

@@ -8,8 +8,9 @@
     python -m pipeline query shop.json.gz --observe query_only
 
 The call is validated exactly as a model's would be (``pipeline.tools``) and answered by the
-executor from the page state, so what prints is what the model would read. An invalid call
-prints the model-facing error and exits 2; actions are resolved to their target, not run.
+executor from the page state, so what prints is what the model would read. An invalid call, or
+one the page cannot answer (no element [N], no such landmark), prints the model-facing message
+as one ``error:`` line on stderr and exits 2; actions are resolved to their target, not run.
 """
 
 from __future__ import annotations
@@ -26,7 +27,10 @@ def query(args: argparse.Namespace, load) -> int:
     from pipeline.agent.observe import observe
     from pipeline.distill import DistillOptions, distill
 
-    page = distill(load(args.source), DistillOptions.preset(args.preset))
+    state = load(args.source)
+    for warning in state.meta.get("warnings") or []:
+        print(f"warning: {warning}", file=sys.stderr)
+    page = distill(state, DistillOptions.preset(args.preset))
     if args.observe:
         seen = observe(page, args.observe)
         print(seen.text)
@@ -37,8 +41,12 @@ def query(args: argparse.Namespace, load) -> int:
         print(f"error: {call.message}", file=sys.stderr)
         return 2
     result = execute_offline(call, page)
+    if not result.ok:  # no such element or landmark: the model's message, as one error line
+        message = " ".join(result.text.removeprefix("Error:").split())
+        print(f"error: {message}", file=sys.stderr)
+        return 2
     print(result.text)
-    return 0 if result.ok else 1
+    return 0
 
 
 def tool_call(args: argparse.Namespace) -> tuple[str, dict]:

@@ -3,7 +3,8 @@
 ``open_source("https://...")`` captures the page in Chromium; a path to ``.html``/``.htm``
 (ordinary HTML or a Mind2Web ``raw_html``/``cleaned_html`` dump) is parsed without a browser; a
 ``.json``/``.json.gz`` path is loaded as a saved PageState. Files over ``max_file_bytes`` are
-refused with a clear error instead of being read.
+refused with a clear error instead of being read, and every source refuses a page with more than
+``max_nodes`` nodes (a live page by its element count, a file while it is parsed).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from urllib.parse import urlsplit
 
 from pipeline.errors import CaptureError, FormatError
 from pipeline.live.browser import BrowserConfig
-from pipeline.page_state import PageState
+from pipeline.page_state import MAX_NODES, PageState
 
 DEFAULT_MAX_FILE_BYTES = 50_000_000
 
@@ -27,6 +28,7 @@ def open_source(
     browser: BrowserConfig | None = None,
     kind: str = "auto",
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+    max_nodes: int = MAX_NODES,
 ) -> PageState:
     """A PageState for a URL or a local file (see the module docstring)."""
     if is_url(source):
@@ -50,4 +52,4 @@ def open_source(
         )
     from pipeline.html.source import page_from_file
 
-    return page_from_file(path, kind=kind)
+    return page_from_file(path, kind=kind, max_nodes=max_nodes)

@@ -1,5 +1,6 @@
 """What every stage's command line shares: the shared flags and the error exit.
 
+    args = parse_args(build_parser(), argv)  # key=value overrides before or after the flags
     overrides = shared_overrides(args)        # --output-dir/--seed/--limit + key=value overrides
     return run_command(lambda: handler(args), resume_hint="run it again to resume")
 
@@ -15,6 +16,18 @@ from collections.abc import Callable
 from pipeline.errors import PagescoutError
 
 SHARED_FLAGS = ("output_dir", "seed", "limit")
+
+
+def parse_args(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """``parser.parse_args`` where ``key=value`` overrides may stand anywhere among the flags
+    (argparse alone takes them only in one run: ``a=1 --seed 3 b=2`` would refuse ``b=2``)."""
+    args, extra = parser.parse_known_args(argv)
+    stray = [a for a in extra if a.startswith("-") or "=" not in a or not hasattr(args, "overrides")]
+    if stray:
+        parser.error(f"unrecognized arguments: {' '.join(stray)}")
+    if extra:
+        args.overrides = [*args.overrides, *extra]
+    return args
 
 
 def shared_overrides(args: argparse.Namespace) -> list[str]:

@@ -1,7 +1,8 @@
 """The noise and visibility passes: decisions over the flat node table, returning the ids to hide.
 
 noise       script, style, noscript, meta, link, base, template, head, title, comments, the inside
-            of every <svg> (the svg itself stays only if it is interactive), whitespace-only text.
+            of every <svg> (the svg itself stays only if it is interactive; without runtime evidence its
+            shapes and texts with an id or class stay too), whitespace-only text.
 visibility  display:none (self or ancestor), visibility hidden/collapse (a visible child of a
             hidden parent stays: the parent is kept as a bare container), *inherited* opacity 0,
             aria-hidden="true" subtrees — it hides from screen readers, not from eyes, so a dialog
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 from pipeline.distill.facts import Facts
 from pipeline.distill.interactivity import tier_of
+from pipeline.distill.markup import lacks_runtime_evidence, marked_svg_parts
 from pipeline.distill.work import Work
 from pipeline.page_state import Node, PageState
 
@@ -33,6 +35,7 @@ def noise(work: Work) -> list[int]:
     nodes = work.state.nodes
     last = work.facts.last_desc
     hidden: list[int] = []
+    bare_markup: bool | None = None  # no runtime evidence: marked SVG shapes stay (markup.py)
     i, n = 0, len(nodes)
     while i < n:
         node = nodes[i]
@@ -46,7 +49,10 @@ def noise(work: Work) -> list[int]:
         elif node.tag == "svg":
             if tier_of(node, work) is None:
                 hidden.append(i)
-            hidden.extend(range(i + 1, last[i] + 1))
+            if bare_markup is None:
+                bare_markup = lacks_runtime_evidence(work.state)
+            keep = marked_svg_parts(work.state, i, last[i]) if bare_markup else set()
+            hidden.extend(j for j in range(i + 1, last[i] + 1) if j not in keep)
             i = last[i] + 1
             continue
         i += 1

@@ -8,6 +8,15 @@ words such as "search" in a class or id, a cursor:pointer inherited from a click
 ``<iframe>`` (its content carries the refs), a ``<label>`` whose control is itself visible (the
 control gets the ref; a label whose control is hidden, the custom-checkbox pattern, gets one).
 
+Sources without runtime evidence (saved HTML, DOM dumps without ``is_clickable``, cleaned_html)
+add a third reading, ``markup.markup_clickable`` (``<a>`` without href, class/id words, widget
+attributes, SVG shapes, command texts): such an element gets *non_semantic* unless a clickable
+parent already covers it, or elements inside it have tiers and it holds no text of its own besides
+theirs (a list item around clickable labels); a wrapper around exactly one inferred element (and
+any mere icons) takes the ref from it (the outer element is what carries the handler). A
+page whose kept elements show no interactivity at all falls back to a wider tier (every short
+text element) and says so in the pass report's note.
+
 ``propagating_bounds`` clears the tier of elements lying (almost) entirely inside a clickable
 parent (``a``, ``button``, role button/link): clicking them is clicking the parent. Form controls,
 other clickable parents and widget roles inside it keep their own refs.
@@ -16,6 +25,13 @@ other clickable parents and widget roles inside it keep their own refs.
 from __future__ import annotations
 
 from pipeline.aria import INTERACTIVE_ROLES
+from pipeline.distill.markup import (
+    icon_only,
+    lacks_runtime_evidence,
+    markup_clickable,
+    markup_cues,
+    text_fallback,
+)
 from pipeline.distill.model import DNode, Tier
 from pipeline.distill.tree import preorder
 from pipeline.distill.work import FORM_CONTROL_TAGS, Work
@@ -92,15 +108,100 @@ def interactivity(work: Work, root: DNode) -> int:
             continue
         tier = tier_of(node, work)
         if tier is not None:
-            dnode.tier = tier
-            work.tiers[dnode.node_id] = tier
+            _set_tier(work, dnode, tier)
     ids = _ids_by_frame(nodes) if any("for" in node.attributes for _, node in labels) else {}
     for dnode, node in labels:
         control = _labelled_control(node, work, ids)
         if control is not None and not _shown(control, work):
-            dnode.tier = "non_semantic"
-            work.tiers[dnode.node_id] = "non_semantic"
+            _set_tier(work, dnode, "non_semantic")
+    if lacks_runtime_evidence(work.state):
+        _without_runtime_evidence(work, root)
     return len(work.tiers)
+
+
+def _without_runtime_evidence(work: Work, root: DNode) -> None:
+    """The markup reading, then the text fallback if the page still has no tier at all."""
+    inferred = _markup_tiers(work, root)
+    if inferred:
+        work.notes["interactivity"] = f"{inferred} element(s) clickable by their markup alone"
+    if not work.tiers:
+        found = _fallback_tiers(work, root)
+        if found:
+            work.notes["interactivity"] = (
+                f"fallback: no element showed interactivity, {found} short text element(s) "
+                "got refs")
+
+
+def _set_tier(work: Work, dnode: DNode, tier: Tier | None) -> None:
+    dnode.tier = tier
+    if tier is None:
+        work.tiers.pop(dnode.node_id, None)
+    else:
+        work.tiers[dnode.node_id] = tier
+
+
+def _candidates(work: Work, root: DNode) -> list[DNode]:
+    """Kept, shown, untiered elements (labels and never-tags aside), in pre-order."""
+    nodes = work.state.nodes
+    return [d for d in preorder(root)
+            if not d.is_text and d.tier is None and d.node_id not in work.muted
+            and nodes[d.node_id].is_element and nodes[d.node_id].tag not in _NEVER_TAGS
+            and nodes[d.node_id].tag != "label"]  # fmt: skip
+
+
+def _markup_tiers(work: Work, root: DNode) -> int:
+    """Tiers from the markup alone (see the module docstring for nested inferred elements)."""
+    state = work.state
+    cues = markup_cues(state)
+    by_id = {id(d): d for d in _candidates(work, root)
+             if markup_clickable(state.nodes[d.node_id], state, cues)}
+    inferred = set(by_id)
+    if not inferred:
+        return 0
+    icons = {i for i in inferred if icon_only(state.nodes[by_id[i].node_id])}
+    order = preorder(root)
+    covered = {id(root): False}  # inside a clickable parent (a, button, role button/link)
+    for dnode in order:
+        node = state.nodes[dnode.node_id]
+        clicks = dnode.tier is not None or id(dnode) in inferred
+        inside = covered[id(dnode)] or (clicks and _propagates(node))
+        for child in dnode.children:
+            covered[id(child)] = inside
+    kept = 0
+    below: dict[int, tuple[list[DNode], int]] = {}  # tiered elements, loose text in the subtree
+    for dnode in reversed(order):
+        if dnode.is_text:
+            below[id(dnode)] = ([], len(dnode.text.strip()))
+            continue
+        tiered = [d for child in dnode.children for d in below[id(child)][0]]
+        loose = sum(below[id(child)][1] for child in dnode.children)
+        if id(dnode) in inferred and not covered[id(dnode)]:
+            inner = [d for d in tiered if id(d) not in icons]
+            wraps_one = (not loose and len(inner) <= 1 and len(tiered) >= 1
+                         and all(id(d) in inferred and not _propagates(state.nodes[d.node_id])
+                                 for d in tiered))  # a link inside keeps its ref
+            if wraps_one:  # a wrapper around one inferred element: the outer one is the control
+                for inside in tiered:
+                    _set_tier(work, inside, None)
+                kept -= len(tiered)
+            if not tiered or loose or wraps_one:
+                _set_tier(work, dnode, "non_semantic")
+                kept += 1
+        if dnode.tier is not None:
+            below[id(dnode)] = ([dnode], 0)
+        else:
+            below[id(dnode)] = (tiered, loose)
+    return kept
+
+
+def _fallback_tiers(work: Work, root: DNode) -> int:
+    state = work.state
+    found = 0
+    for dnode in _candidates(work, root):
+        if text_fallback(state.nodes[dnode.node_id], state):
+            _set_tier(work, dnode, "non_semantic")
+            found += 1
+    return found
 
 
 def _ids_by_frame(nodes: list[Node]) -> dict[tuple[int, str], int]:

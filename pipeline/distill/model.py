@@ -88,6 +88,7 @@ class PassReport:
     removed: int  # nodes removed (or, for annotating passes, nodes changed)
     ms: float
     skipped: str | None = None  # why a pass did nothing, e.g. "source has no paint order"
+    note: str = ""  # what the pass decided that a reader should know (a fallback it took)
 
 
 @dataclass(slots=True)

@@ -85,7 +85,7 @@ def _run_tree_passes(work: Work, root: DNode) -> list[PassReport]:
             continue
         start = time.perf_counter()
         removed = run(work, root)
-        reports.append(PassReport(name, removed, _ms(start)))
+        reports.append(PassReport(name, removed, _ms(start), note=work.notes.get(name, "")))
     return reports
 
 

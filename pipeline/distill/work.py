@@ -28,6 +28,7 @@ class Work:
     muted: set[int] = field(default_factory=set)  # hidden elements kept only as containers
     tiers: dict[int, Tier] = field(default_factory=dict)  # node id -> tier, after interactivity
     hints: dict[int, dict[str, str]] = field(default_factory=dict)  # compound-component attrs
+    notes: dict[str, str] = field(default_factory=dict)  # pass name -> note for its PassReport
 
     def hide(self, ids: list[int], pass_index: int) -> None:
         hidden_by = self.hidden_by

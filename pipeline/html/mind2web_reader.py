@@ -23,6 +23,7 @@ from typing import Any
 
 from pipeline.html import mind2web_format as m2w
 from pipeline.html.builder import TreeBuilder
+from pipeline.page_state import MAX_NODES
 
 _ATTRS = r"""((?:[^>"']|"[^"]*"|'[^']*')*)"""
 _TOKEN = re.compile(
@@ -44,19 +45,19 @@ _VOID = frozenset(
 _SYNTHETIC = ""  # stack tag of a #document the reader inserted (no element in the source)
 
 
-def read_mind2web(text: str, layout: bool) -> TreeBuilder:
+def read_mind2web(text: str, layout: bool, max_nodes: int = MAX_NODES) -> TreeBuilder:
     """Parse Mind2Web HTML; ``layout`` reads ``bounding_box_rect`` (raw_html) into bounds."""
-    reader = _Reader(text, layout)
+    reader = _Reader(text, layout, max_nodes)
     reader.run()
     return reader.builder
 
 
 class _Reader:
-    def __init__(self, text: str, layout: bool) -> None:
+    def __init__(self, text: str, layout: bool, max_nodes: int) -> None:
         self.src = text
         self.layout = layout
         self.pos = 0
-        self.builder = TreeBuilder()
+        self.builder = TreeBuilder(max_nodes)
         self.stack: list[tuple[str, int]] = []  # (tag as written, node id) of open elements
 
     def run(self) -> None:

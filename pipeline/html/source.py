@@ -23,7 +23,7 @@ from pipeline.aria import fill_accessibility
 from pipeline.errors import FormatError
 from pipeline.html.lxml_reader import read_html
 from pipeline.html.mind2web_reader import read_mind2web
-from pipeline.page_state import PageState
+from pipeline.page_state import MAX_NODES, PageState
 
 HtmlKind = Literal["auto", "html", "mind2web_raw", "mind2web_cleaned"]
 HTML_SUFFIXES = (".html", ".htm", ".xhtml")
@@ -49,18 +49,21 @@ def page_from_html(
     url: str = "about:blank",
     kind: HtmlKind = "auto",
     origin: str | None = None,
+    max_nodes: int = MAX_NODES,
 ) -> PageState:
-    """Parse ``html`` into a PageState. ``origin`` names the source in errors (default: url)."""
+    """Parse ``html`` into a PageState. ``origin`` names the source in errors (default: url);
+    a document with more than ``max_nodes`` nodes is refused (FormatError naming the limit)."""
     origin = origin or url
     started = time.perf_counter()
     text = _decode(html, origin)
     _check_text(text, origin)
     kind = _resolve_kind(kind, detect_kind(text), origin)
+    warnings: list[str] = []
     try:
         if kind == "html":
-            builder = read_html(text)
+            builder, warnings = read_html(text, max_nodes)
         else:
-            builder = read_mind2web(text, layout=kind == "mind2web_raw")
+            builder = read_mind2web(text, layout=kind == "mind2web_raw", max_nodes=max_nodes)
     except ValueError as exc:
         raise FormatError(f"{origin}: {exc}") from None
     nodes = builder.nodes
@@ -78,15 +81,18 @@ def page_from_html(
     state.title = _title(state)
     state.document_size = _document_size(state)
     state.meta["parse_ms"] = round((time.perf_counter() - started) * 1000, 2)
+    if warnings:
+        state.meta["warnings"] = warnings
     return state
 
 
-def page_from_file(path: str | Path, kind: HtmlKind = "auto") -> PageState:
+def page_from_file(path: str | Path, kind: HtmlKind = "auto", max_nodes: int = MAX_NODES
+                   ) -> PageState:
     """Read an HTML file (any ``kind``) or a saved PageState; errors carry the path."""
     path = Path(path)
     name = path.name.lower()
     if name.endswith(PAGE_STATE_SUFFIXES):
-        return PageState.load(path)
+        return PageState.load(path, max_nodes=max_nodes)
     if not name.endswith(HTML_SUFFIXES):
         raise FormatError(
             f"{path}: unsupported file type; expected one of "
@@ -96,7 +102,8 @@ def page_from_file(path: str | Path, kind: HtmlKind = "auto") -> PageState:
         data = path.read_bytes()
     except OSError as exc:
         raise FormatError(f"{path}: cannot read the file: {exc.strerror or exc}") from None
-    return page_from_html(data, url=path.resolve().as_uri(), kind=kind, origin=str(path))
+    return page_from_html(data, url=path.resolve().as_uri(), kind=kind, origin=str(path),
+                          max_nodes=max_nodes)
 
 
 def detect_kind(text: str) -> HtmlKind:

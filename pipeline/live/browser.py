@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import CaptureError, FormatError
+from pipeline.page_state import MAX_NODES
 
 ENV_VAR = "PAGESCOUT_CHROMIUM"
 
@@ -59,7 +60,7 @@ class BrowserConfig:
     navigation_timeout_ms: int = 30_000
     capture_timeout_ms: int = 15_000  # per CDP call of a capture
     action_timeout_ms: int = 5_000  # Playwright's default for clicks, fills, waits
-    max_nodes: int = 200_000  # a page with more nodes is refused, not captured
+    max_nodes: int = MAX_NODES  # a page with more nodes is refused, not captured
     # The full AX tree costs as much as the DOM snapshot again (~100 ms of 270 on the 200-product
     # page) and grows to seconds on huge pages; roles and names from HTML-AAM + accname rules
     # gave the same rendering on 37 of the 39 bundled pages (the other two only lost a select's

@@ -42,10 +42,12 @@ class Criteria:
     keywords: list[tuple[Query, float]] = field(default_factory=list)
     max_results: int = 20
     shown: list[str] = field(default_factory=list)  # every criterion as it reads in messages
+    prefer: Constraint | None = None  # a role that adds PREFER_BONUS instead of filtering
 
     @property
     def scored(self) -> bool:
-        return self.text is not None or self.name is not None or bool(self.keywords)
+        return (self.text is not None or self.name is not None or bool(self.keywords)
+                or self.prefer is not None)
 
 
 def parse_criteria(index: PageIndex, args: dict[str, Any]) -> Criteria | str:
@@ -61,6 +63,10 @@ def parse_criteria(index: PageIndex, args: dict[str, Any]) -> Criteria | str:
         out.keywords.append((make_query(keyword, vocab), weight))
     if out.keywords:
         out.shown.append("keyword_weights=" + ",".join(q.text for q, _ in out.keywords))
+    prefer = _string(args.get("prefer_role"))
+    if prefer:
+        out.prefer = Constraint("prefer_role", f"preferring role={prefer}", role_test(prefer))
+        out.shown.append(out.prefer.shown)
     role = _string(args.get("role"))
     if role:
         out.constraints.append(Constraint("role", f"role={role}", role_test(role)))

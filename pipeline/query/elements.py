@@ -5,12 +5,15 @@
     result.hits     # [Hit(ref, score, field, match), ...] best first
     result.error    # None, or the error text (also in ``result.text``) for a bad argument
 
-Role, attributes, landmark and heading are hard constraints; ``text``, ``name`` (matched against
+Role, attributes, landmark and heading are hard constraints; ``prefer_role`` (not a tool argument:
+the instruction planner's) is a soft one, adding ``PREFER_BONUS`` to the elements of that role and
+listing them even when no word matches; ``text``, ``name`` (matched against
 the visible text and accessible name only) and ``keyword_weights`` score the elements that pass
 (see ``scoring``), and an element none of them matches is left out — unless everything that
 passes the hard constraints fits in ``max_results`` (a small page, or a narrow filter): then the
 unmatched rest follows the matches under its own line, so the model sees the whole (short) list
-instead of a dead end. Hits come best first, ties in document order; without scoring criteria all
+instead of a dead end; on a larger page a query that matched nothing lists the few elements whose
+label is spelt most like it, with a hint. Hits come best first, ties in document order; without scoring criteria all
 matching elements come in document order. Nothing
 here raises on a model's arguments: a bad one comes back as an error text, and an empty result
 says which criterion to relax.
@@ -21,6 +24,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from rapidfuzz import fuzz, process
+
 from pipeline.distill.model import DistilledPage
 from pipeline.query.criteria import Criteria, parse_criteria
 from pipeline.query.filters import landmark_spec
@@ -29,6 +34,9 @@ from pipeline.query.index import Entry, PageIndex, index_for
 from pipeline.query.scoring import entry_score
 
 _NAME_TIERS = (1, 2)
+NEAREST = 5  # elements listed by spelling when a query on a large page matched nothing
+NEAREST_CUTOFF = 50.0
+PREFER_BONUS = 0.6  # what ``prefer_role`` adds: less than an exact match of an accessible name
 
 
 @dataclass(slots=True)
@@ -65,18 +73,21 @@ def query_elements(
     near_heading: str | None = None,
     keyword_weights: dict[str, float] | None = None,
     max_results: int = 20,
+    prefer_role: str | None = None,
 ) -> QueryResult:
     index = index_for(page)
     args = {
         "text": text, "role": role, "name": name, "attributes": attributes,
         "within_landmark": within_landmark, "near_heading": near_heading,
         "keyword_weights": keyword_weights, "max_results": max_results,
+        "prefer_role": prefer_role,
     }  # fmt: skip
     criteria = parse_criteria(index, args)
     if isinstance(criteria, str):
         return QueryResult([], 0, criteria, criteria)
     hits = run(index, criteria)
     rest = _unmatched_rest(index, criteria, hits)
+    nearest = _nearest(index, criteria) if not hits and not rest else []
     shown = hits[: criteria.max_results]
     if hits:
         what = ", ".join(criteria.shown) or "all elements"
@@ -90,7 +101,26 @@ def query_elements(
         lines.append(f"Other elements {'with ' + scope if scope else 'on the page'} "
                      f"(no word matched; all {len(hits) + len(rest)} are listed):")
         lines += [result_line(index, hit.ref) for hit in rest]
-    return QueryResult(shown + rest, len(hits), "\n".join(lines))
+    if nearest:
+        lines.append(f"Nearest by spelling (no word matched; {len(nearest)} shown, try their "
+                     "words or get_page_summary):")
+        lines += [result_line(index, hit.ref) for hit in nearest]
+    return QueryResult(shown + rest + nearest, len(hits), "\n".join(lines))
+
+
+def _nearest(index: PageIndex, criteria: Criteria) -> list[Hit]:
+    """When nothing matched on a page too large to list: the allowed elements whose label is
+    spelt most like the query (rapidfuzz ratio of the whole label), best first."""
+    wanted = " ".join(q.text for q in (criteria.text, criteria.name) if q is not None)
+    wanted = " ".join([wanted, *(q.text for q, _ in criteria.keywords)]).strip()
+    if not wanted:
+        return []
+    labels = {ref: entry.label or " ".join(f.text for f in entry.fields[:3])
+              for ref, entry in index.entries.items()
+              if all(c.allows(entry) for c in criteria.constraints)}
+    found = process.extract(wanted.lower(), labels, scorer=fuzz.ratio, limit=NEAREST,
+                            score_cutoff=NEAREST_CUTOFF)
+    return [Hit(ref, 0.0, "", "") for _, _, ref in found]
 
 
 def _unmatched_rest(index: PageIndex, criteria: Criteria, hits: list[Hit]) -> list[Hit]:
@@ -113,11 +143,14 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
     name = criteria.name if skip != "name" else None
     keywords = criteria.keywords if skip != "keyword_weights" else []
     queries = [q for q in (text, name) if q is not None] + [q for q, _ in keywords]
-    if queries:
+    prefer = criteria.prefer
+    if queries and all(q.terms for q in queries):
         found: set[int] = set()
         for query in queries:
             for term in query.terms:
                 found.update(index.postings.get(term, ()))
+        if prefer is not None:
+            found.update(ref for ref, entry in index.entries.items() if prefer.allows(entry))
         candidates = sorted(found)
     else:
         candidates = list(index.entries)
@@ -126,9 +159,12 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
         entry = index.entries[ref]
         if all(c.allows(entry) for c in constraints):
             hit = _score(entry, text, name, keywords)
+            if prefer is not None and prefer.allows(entry):
+                hit = hit or Hit(ref, 0.0, "role", "role")
+                hit.score = round(hit.score + PREFER_BONUS, 4)
             if hit is not None:
                 hits.append(hit)
-    if queries:
+    if queries or prefer is not None:
         hits.sort(key=lambda h: (-h.score, h.ref))
     return hits
 

@@ -42,6 +42,9 @@ _MARKER = re.compile(r"\b(?:into|in|as|for|under|from|on)\b(.*)$", re.IGNORECASE
 _OPERATION_VERBS = _TYPE_VERBS | _SELECT_VERBS | _CLICK_VERBS | {"submit", "hit"}
 _NOT_NAMING = STOP_WORDS | _ACTION_WORDS | _TYPE_VERBS | _SELECT_VERBS
 _KEYWORD_WEIGHT = 1.0
+_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})/\d{2,4}\b")  # month/day/year, as US tasks write it
+_CONTEXT_WEIGHT = 0.5  # the next clause's naming words, at this share of their weight
+_FAR_CONTEXT_WEIGHT = 0.25  # any other clause's
 _QUOTED_WEIGHT = 3.0
 
 
@@ -52,16 +55,28 @@ class InstructionQuery:
     arguments: dict[str, Any] = field(default_factory=dict)  # for query_elements
 
 
-def query_from_instruction(instruction: str, max_results: int = 20) -> InstructionQuery:
-    """Guess the operation, the value and the query from the instruction's words."""
+def query_from_instruction(
+    instruction: str, max_results: int = 20, single: bool = True
+) -> InstructionQuery:
+    """Guess the operation, the value and the query from the instruction's words; ``single``
+    False says the instruction is one step of a longer task (no role filter then)."""
     quoted = [a or b for a, b in _QUOTED.findall(instruction)]
     lowered = words(instruction)
     op = _operation(lowered)
-    value, naming = _split_value(instruction, quoted, op)
+    typed = [q for q in quoted if _is_typed_text(instruction, q)]
+    if typed:  # 'reply ... with the text "X"': X is typed, it names nothing
+        op = "TYPE" if op == "CLICK" else op
+        value, naming = typed[0], [q for q in quoted if q not in typed]
+    else:
+        value, naming = _split_value(instruction, quoted, op)
     weights: dict[str, float] = {}
     for phrase in naming:
+        weight = _QUOTED_WEIGHT if op == "CLICK" or _names_element(instruction, phrase) else (
+            _KEYWORD_WEIGHT)  # another value ("... and the password "x""): a word, not the name
         for word in words(phrase):
-            weights[word] = max(weights.get(word, 0.0), _QUOTED_WEIGHT)
+            weights[word] = max(weights.get(word, 0.0), weight)
+    for word in date_terms(instruction):  # a calendar shows the day of "12/09/2016" as "9"
+        weights.setdefault(word, _KEYWORD_WEIGHT)
     if _verb(lowered) == "search":  # "search for X": X is the value, the element a search box
         describing = "search"
     else:
@@ -75,12 +90,41 @@ def query_from_instruction(instruction: str, max_results: int = 20) -> Instructi
         arguments["keyword_weights"] = weights
     else:  # nothing word-like ("♥♥♥"): search the quoted phrase, else the whole instruction
         arguments["text"] = " ".join(naming) or instruction.strip() or "*"
-    if _single_action(lowered):  # a role filter would hide the later steps' elements
-        if op == "TYPE":
-            arguments["role"] = "textbox"
-        elif op == "SELECT" and _mentions(lowered, ("dropdown", "list", "menu")):
-            arguments["role"] = "combobox"
+    role = _role_for(op, lowered)
+    if role and not single:  # one step of a longer task: a preference, never a filter
+        arguments["prefer_role"] = role
+    elif role and _single_action(lowered):  # a filter would hide the later steps' elements
+        arguments["role"] = role
     return InstructionQuery(op=op, value=value, arguments=arguments)
+
+
+def _role_for(op: Op, lowered: list[str]) -> str | None:
+    """Typing needs a textbox; selecting from a "dropdown", "list" or "menu" a combobox."""
+    if op == "TYPE":
+        return "textbox"
+    if op == "SELECT" and _mentions(lowered, ("dropdown", "list", "menu")):
+        return "combobox"
+    return None
+
+
+def _is_typed_text(instruction: str, phrase: str) -> bool:
+    """A quoted phrase introduced as text to write ('with the text "X"', 'the message "X"')."""
+    intro = r"\b(?:with|the)\s+(?:the\s+)?(?:text|message|reply|comment)\s*:?\s*[\"“”‘’']"
+    return re.search(intro + re.escape(phrase), instruction, flags=re.IGNORECASE) is not None
+
+
+def _names_element(instruction: str, phrase: str) -> bool:
+    """A quoted phrase after "into"/"in"/"as"/... names the element ('into the "Name" field')."""
+    marker = r"\b(?:into|in|as|for|under|from|on)\s+(?:the\s+)?[\"“”‘’']"
+    return re.search(marker + re.escape(phrase), instruction, flags=re.IGNORECASE) is not None
+
+
+def date_terms(text: str) -> list[str]:
+    """The day of each date in ``text`` as a calendar shows it: "12/09/2016" -> "9", and the
+    numbers of the text without leading zeros ("09" -> "9")."""
+    out = [str(int(day)) for _, day in _DATE.findall(text)]
+    out += [str(int(w)) for w in re.findall(r"\b0\d\b", text)]
+    return list(dict.fromkeys(out))
 
 
 def _single_action(lowered: list[str]) -> bool:
@@ -132,6 +176,8 @@ def _mentions(lowered: list[str], options: tuple[str, ...]) -> bool:
 _LEADING_VERBS = frozenset(
     ["find", "use", "focus", "switch", "expand", "forward", "reply", "delete", "mark", "star", "solve", "guess", "navigate", "show", "add", "remove", "save", "open", "close", "book", "buy"]
 )
+# Verbs of a clause that may only say what to work out, not what to act on.
+_EXPLORING_VERBS = frozenset({"find", "solve", "navigate", "look", "read", "figure", "scroll"})
 _CLAUSE_SPLIT = re.compile(r",?\s+(?:and\s+)?then\s+|\s+and\s+|;\s*|\.\s+(?=[A-Z])")
 _LEADING_VERB = re.compile(r"^\s*(\w+)\b")
 
@@ -168,9 +214,48 @@ def _opens_with_verb(clause: str) -> bool:
 
 def query_for_step(task: str, history: list[str], max_results: int = 20) -> InstructionQuery:
     """The query for the next step: the clause at the position of the step (the number of
-    actions taken so far), the last clause once they run out."""
+    actions taken so far), the last clause once they run out. The step count is only a guess at
+    the clause (a datepicker takes three actions for one clause, "Find the 7th word" takes
+    none), so in a task of several steps the other clauses' naming words are searched too at a
+    lower weight (the next clause's at half, the rest at a quarter, never above an ordinary
+    keyword: a quoted name elsewhere weighs as much as a word here) and the role the operation
+    needs is a preference (``prefer_role``), not a filter. Clauses that only say what to work
+    out ("Solve the math problem") take no step of their own while another clause can."""
     clauses = task_clauses(task)
-    return query_from_instruction(clauses[min(len(history), len(clauses) - 1)], max_results)
+    steps = [i for i, clause in enumerate(clauses) if not _exploratory(clause)] or [0]
+    at = steps[min(len(history), len(steps) - 1)]
+    single = len(clauses) == 1 and not history
+    plan = query_from_instruction(clauses[at], max_results, single=single)
+    if single:
+        return plan
+    weights = plan.arguments.setdefault("keyword_weights", {})
+    if "text" in plan.arguments:  # no naming words of its own: search the other clauses' words
+        del plan.arguments["text"]
+    for index, clause in enumerate(clauses):
+        if index == at:
+            continue
+        share = _CONTEXT_WEIGHT if index == at + 1 else _FAR_CONTEXT_WEIGHT
+        other_plan = query_from_instruction(clause, max_results, single=False)
+        other = other_plan.arguments
+        # a date typed in another clause names no element here; one picked from a calendar does
+        values = set(date_terms(clause)) if other_plan.op == "TYPE" else set()
+        for word, weight in other.get("keyword_weights", {}).items():
+            if word not in weights and word not in values and (len(word) > 1 or word.isdigit()):
+                weights[word] = round(min(weight * share, _KEYWORD_WEIGHT), 3)
+    if not weights:
+        del plan.arguments["keyword_weights"]
+        plan.arguments["text"] = clauses[at]
+    return plan
+
+
+def _exploratory(clause: str) -> bool:
+    """A clause that only says what to work out ("Solve the math problem", "Find the 7th word
+    in the paragraph", "Navigate through the file tree"): an exploring verb and no name (nothing
+    quoted, no capitalised word after the first) -- "Find the email by Kim" is a step."""
+    found = _LEADING_VERB.match(clause)
+    if found is None or found.group(1).lower() not in _EXPLORING_VERBS or _QUOTED.search(clause):
+        return False
+    return not any(word[:1].isupper() for word in clause.split()[1:])
 
 
 def _protect_quotes(text: str) -> str:

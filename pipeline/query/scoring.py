@@ -7,7 +7,8 @@ field tiers (visible text > accessible name/aria-label/placeholder/alt/title > o
 Both sides are Porter-stemmed terms with stop-words dropped. A field scores the best match type it
 reaches; "Sign in" also matches the one-word "signin" through the glued form, and words missing
 from a field may still match it fuzzily (rapidfuzz ratio >= 80 against the page's vocabulary, for
-words of four letters or more). An element scores its best field times the field's tier weight,
+words of four letters or more); a query without any word ("♥♥♥") matches the characters of a field.
+An element scores its best field times the field's tier weight,
 plus a tenth of its other matching fields (so an element that says it twice edges ahead).
 """
 
@@ -67,7 +68,9 @@ def make_query(text: str, vocab: Iterable[str] = ()) -> Query:
 def field_score(query: Query, item: Field) -> tuple[float, str]:
     """The match of ``query`` in one field: (weight, match type), (0, "") when none."""
     seq = query.seq
-    if not seq or item.bag.isdisjoint(query.terms):
+    if not seq:  # no word at all ("♥♥♥", "×"): the characters themselves
+        return _symbol_score(query.text, item.text)
+    if item.bag.isdisjoint(query.terms):
         return 0.0, ""
     if item.seq == seq or (query.glued and item.seq == (query.glued,)):
         return MATCH_WEIGHTS["exact"], "exact"
@@ -84,6 +87,15 @@ def field_score(query: Query, item: Field) -> tuple[float, str]:
     if near:
         return MATCH_WEIGHTS["fuzzy"] * near / len(seq), "fuzzy"
     return 0.0, ""
+
+
+def _symbol_score(wanted: str, text: str) -> tuple[float, str]:
+    wanted, text = wanted.strip(), text.strip()
+    if not wanted:
+        return 0.0, ""
+    if wanted == text:
+        return MATCH_WEIGHTS["exact"], "exact"
+    return (MATCH_WEIGHTS["phrase"], "phrase") if wanted in text else (0.0, "")
 
 
 def _fuzzy(query: Query, term: str, bag: frozenset[str]) -> float:

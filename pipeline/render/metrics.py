@@ -31,6 +31,7 @@ class CompactionMetrics:
     distill_ms: float
     timings: dict[str, float] = field(default_factory=dict)  # caller's stages, e.g. capture
     passes: list[dict[str, Any]] = field(default_factory=list)  # name, removed, ms, skipped
+    warnings: list[str] = field(default_factory=list)  # the page's degradations (state.meta)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -61,6 +62,7 @@ def compaction_metrics(
         distill_ms=round(sum(p.ms for p in page.report), 3),
         timings=dict(timings or {}),
         passes=[asdict(p) for p in page.report],
+        warnings=list(state.meta.get("warnings") or []),
     )
 
 
@@ -86,8 +88,9 @@ def format_table(rows: list[CompactionMetrics]) -> str:
     ]
     counters = sorted({(r.tokenizer, r.tokens_exact) for r in rows})
     note = "; ".join(name if exact else f"{name}, an estimate" for name, exact in counters)
+    warnings = [f"warning: {row.label}: {w}" for row in rows for w in row.warnings]
     return "\n".join([lines[0], "  ".join("-" * w for w in widths), *lines[1:],
-                      f"tokens counted by {note}"])
+                      f"tokens counted by {note}", *warnings])
 
 
 def _union(dicts) -> list[str]:

@@ -29,6 +29,7 @@ ErrorKind = Literal[
     "bad_arguments",  # a JSON object the tool's argument model rejects
     "truncated",  # the text ends inside a call's arguments (generation cut off)
     "multiple_calls",  # one call was expected, several were given
+    "too_long",  # a turn over the parser's length limit, or with more calls than it reads
 ]
 ERROR_KINDS: tuple[str, ...] = ErrorKind.__args__
 RAW_LIMIT = 300  # characters of the offending text quoted in a message

@@ -11,7 +11,8 @@ repair pass for the slips whose meaning is unambiguous:
 - a trailing comma before ``}`` or ``]``,
 - raw newlines and tabs inside strings.
 
-Anything else raises ValueError with the reason. ``NaN``/``Infinity`` are rejected.
+Anything else raises ValueError with the reason. ``NaN``/``Infinity`` are rejected. Text over
+MAX_REPAIR_CHARS is not repaired (it must be strict JSON), so the work stays bounded.
 """
 
 from __future__ import annotations
@@ -29,28 +30,86 @@ _NUMBER = re.compile(r"[-+0-9.eE]+")
 _SPACE = re.compile(r"\s*")
 
 
+MAX_REPAIR_CHARS = 16_384  # longer JSON must be strict: no call's arguments come near it
+MAX_DEPTH = 64  # brackets nested deeper than this end a scan: no tool's arguments go near it
+
+# What a scan reads in one regex match (linear, possessive: no backtracking): characters that
+# neither open nor close anything, whole string literals, and a '<' that starts no token.
+_PLAIN = re.compile(
+    r"""(?:[^"'{}\[\]<]++|"(?:[^"\\]++|\\.)*+"|'(?:[^'\\]++|\\.)*+'|<(?!/?bu_))*+""",
+    re.IGNORECASE | re.DOTALL,
+)
+_EVENT = re.compile(r"""["'{}\[\]]|</?bu_""", re.IGNORECASE)
+
+
 def find_end(text: str, start: int) -> int | None:
     """Index just past the bracket closing the one at ``text[start]``; None if unclosed."""
-    depth = 0
-    quote = ""
-    i = start
-    while i < len(text):
-        ch = text[i]
-        if quote:
-            if ch == "\\":
-                i += 1
-            elif ch == quote:
-                quote = ""
-        elif ch in "\"'":
-            quote = ch
-        elif ch in "{[":
-            depth += 1
-        elif ch in "}]":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return None
+    return BracketScanner(text).find_end(start)
+
+
+class BracketScanner:
+    """``find_end`` over one text for many starts (the calls of one model turn).
+
+    The text between brackets is read by one regex match, so the Python loop runs once per
+    bracket. A scan stops (None) at the end of the text, at a functional token outside any
+    string (a call's arguments never run past the next token), in a string that never closes,
+    or deeper than MAX_DEPTH. A string that never closes is remembered: every quote of the same
+    kind further on also opens a string that never closes (it lies inside the first one, escaped),
+    so no later scan reads that tail again.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._unclosed: dict[str, int] = {}  # quote -> where a string that never closes opens
+        self._next: dict[str, tuple[int, int]] = {}  # quote -> (searched from, found at)
+
+    def find_end(self, start: int) -> int | None:
+        text, depth, pos = self.text, 0, start
+        while True:
+            pos = _PLAIN.match(text, pos, self._limit(pos)).end()
+            event = _EVENT.match(text, pos)
+            if event is None:
+                return None  # the end of the text
+            ch = event.group()
+            if ch in "\"'":
+                closed = None if pos >= self._unclosed.get(ch, len(text)) else \
+                    _STRINGS[ch].match(text, pos)
+                if closed is None:
+                    self._unclosed[ch] = min(pos, self._unclosed.get(ch, pos))
+                    return None
+                pos = closed.end()
+                continue
+            if ch in "{[":
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return None
+            elif ch in "}]":
+                depth -= 1
+                if depth == 0:
+                    return event.end()
+            else:
+                return None  # a functional token outside strings
+            pos = event.end()
+
+    def _limit(self, pos: int) -> int:
+        """Where a plain run from ``pos`` must stop: the next quote known to open a string that
+        never closes."""
+        limit = len(self.text)
+        for quote, first in self._unclosed.items():
+            searched, found = self._next.get(quote, (-1, -1))
+            if not searched <= max(pos, first) <= found:
+                searched = max(pos, first)
+                found = self.text.find(quote, searched)
+                found = len(self.text) if found < 0 else found
+                self._next[quote] = (searched, found)
+            limit = min(limit, found)
+        return limit
+
+
+_STRINGS = {
+    '"': re.compile(r'"(?:[^"\\]++|\\.)*+"', re.DOTALL),
+    "'": re.compile(r"'(?:[^'\\]++|\\.)*+'", re.DOTALL),
+}
 
 
 def loads(text: str) -> Any:
@@ -58,6 +117,9 @@ def loads(text: str) -> Any:
     try:
         return _strict_loads(text)
     except ValueError as first:
+        if len(text) > MAX_REPAIR_CHARS:
+            raise ValueError(f"{first}; {len(text):,} characters is too long to repair (limit "
+                             f"{MAX_REPAIR_CHARS:,}): write strict JSON") from None
         try:
             repaired = _repair(text)
         except ValueError as exc:

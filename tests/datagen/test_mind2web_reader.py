@@ -121,7 +121,13 @@ def test_cleaned_html_when_raw_html_is_missing_or_empty(tmp_path, shop, raw):
             action["raw_html"] = raw
     rejects = Rejects()
     steps = list(iter_steps(write_tasks(tmp_path / "t.json", [task]), rejects=rejects))
-    assert len(steps) == 4 and len(rejects) == 0
+    assert len(steps) == 4
+    if raw == "missing":  # a dump without raw_html at all: nothing to note
+        assert len(rejects) == 0
+    else:  # an empty or null raw_html is noted, as an unreadable one is
+        assert [(r.reason, r.dropped) for r in rejects.records] == [("raw_html_fallback",
+                                                                     False)] * 4
+        assert all("raw_html is" in r.message for r in rejects.records)
     for step in steps:
         assert step.page.source == "mind2web_cleaned" and not step.page.has_layout
         assert step.positives[0] in step.page.by_backend_id()

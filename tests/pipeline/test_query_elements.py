@@ -268,3 +268,16 @@ def test_a_small_candidate_set_is_listed_whole_matches_first():
     assert found.refs == [1, 2] and "with role=button" in found.text
     found = query_elements(small, text="order")
     assert found.refs == [2, 1, 3] and found.total == 1
+
+
+def test_a_large_page_that_matches_nothing_lists_the_nearest_spellings():
+    from distill_helpers import page
+
+    from pipeline.distill import distill
+
+    items = "".join(f'<a href="/p{i}">Product number {i}</a>' for i in range(30))
+    large = distill(page(f"{items}<button>Checkout now</button>"))
+    found = query_elements(large, text="cheque outs")
+    assert found.total == 0 and found.refs[0] == 31
+    assert "Nearest by spelling (no word matched" in found.text
+    assert query_elements(large, text="zzzz qqq").refs == []  # nothing near: no list

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.distill import distill
-from pipeline.html.source import page_from_file
+from pipeline.html.source import page_from_file, page_from_html
 from pipeline.query import query_elements
 from pipeline.query.instruction import query_from_instruction
 from pipeline.report.page_set import FIXTURE_DIR
@@ -62,3 +62,72 @@ def test_task_clauses_follow_the_steps():
         "type that into the textbox", 'press "Submit"']
     plan = query_for_step('Enter "Kelly" into the text field and press Submit.', ["typed"])
     assert plan.op == "CLICK" and plan.arguments["keyword_weights"] == {"submit": 1.0}
+
+
+def test_a_step_of_a_longer_task_prefers_the_role_and_searches_the_other_clauses():
+    from pipeline.query.instruction import query_for_step
+
+    task = 'Read the note, then type the code into the textbox, then check "Remember" and press "Submit".'
+    plan = query_for_step(task, [])  # "Read the note" takes no step: "type the code ..."
+    assert "role" not in plan.arguments and plan.arguments["prefer_role"] == "textbox"
+    weights = plan.arguments["keyword_weights"]
+    assert weights["remember"] == 1.0  # the next clause's quoted name: 3 x 1/2, capped at 1
+    assert weights["submit"] == 0.75  # a later clause's, at a quarter
+    assert weights["note"] == 0.25  # an earlier clause's word
+    page = distill(page_from_html(
+        '<body><p>Lorem ipsum dolor</p><input type="text" id="answer">'
+        '<button id="subbtn">Submit</button></body>'))
+    tags = [page.refs[ref].tag for ref in query_elements(page, **plan.arguments).refs[:2]]
+    assert sorted(tags) == ["button", "input"]  # the filter would have hidden the button
+
+
+def test_a_date_is_searched_as_the_day_a_calendar_shows():
+    from pipeline.query.instruction import date_terms, query_for_step
+
+    assert date_terms("Select 12/09/2016 as the date") == ["9"]
+    plan = query_for_step("Select 12/09/2016 as the date and hit submit.", ["opened", "month"])
+    assert plan.arguments["keyword_weights"]["submit"] == 1.0
+    page = distill(page_from_html(
+        '<body><table><tr><td><a href="#">8</a></td><td><a href="#">9</a></td></tr></table>'
+        "<button>Submit</button></body>"))
+    first = query_for_step("Select 12/09/2016 as the date and hit submit.", [])
+    refs = query_elements(page, **first.arguments).refs
+    assert page.state.text_content(page.node_of(refs[0])) == "9"
+
+
+def test_only_the_governed_value_is_a_value():
+    plan = query_from_instruction('Enter the username "kim" and the password "V8WJY"')
+    assert plan.value == "kim"
+    weights = plan.arguments["keyword_weights"]
+    assert weights["wjy"] == 1.0  # a search word, not the element's name (3.0)
+    named = query_from_instruction('Enter "kim" into the "Login" field')
+    assert named.arguments["keyword_weights"]["login"] == 3.0
+    reply = query_from_instruction('Reply to them with the text "Leo tempus".')
+    assert (reply.op, reply.value) == ("TYPE", "Leo tempus")
+    assert "leo" not in reply.arguments.get("keyword_weights", {})
+
+
+def test_prefer_role_lists_the_role_first_without_a_word_match():
+    page = distill(page_from_html('<body><button>Submit</button><input type="text"></body>'))
+    result = query_elements(page, keyword_weights={"submit": 0.5}, prefer_role="textbox")
+    assert [page.refs[ref].tag for ref in result.refs] == ["input", "button"]
+
+
+def test_a_clause_that_only_says_what_to_work_out_takes_no_step():
+    from pipeline.query.instruction import query_for_step
+
+    task = "Solve the math problem and type your answer into the textbox. Press submit when done."
+    first = query_for_step(task, [])
+    assert first.op == "TYPE" and first.arguments["prefer_role"] == "textbox"
+    assert query_for_step(task, ["typed"]).arguments["keyword_weights"]["submit"] == 1.0
+    named = query_for_step("Find the email by Kim and click the trash icon.", [])
+    assert named.arguments["keyword_weights"]["kim"] == 1.0  # a name: a step of its own
+
+
+def test_a_date_picked_in_another_clause_stays_a_search_word():
+    from pipeline.query.instruction import query_for_step
+
+    picked = query_for_step("Select 12/08/2016 as the date and hit submit.", ["opened"])
+    assert picked.arguments["keyword_weights"]["8"] == 0.25
+    typed = query_for_step("Enter 02/14/2017 as the date and hit submit.", ["typed"])
+    assert "14" not in typed.arguments["keyword_weights"]

@@ -1,0 +1,148 @@
+"""The steps of the generalisation benchmark: recorded MiniWoB++ episodes read back as the three
+kinds of source a user brings, each without the runtime evidence a live capture has.
+
+    for case in iter_cases("outputs/unseen/dump"):          # one Case per recorded action
+        for variant in VARIANTS:                            # evidence, stripped, cleaned
+            row = measure(case, variant)                    # coverage, rank, overlap rank, refs
+
+Variants of one recorded action (the same page, the same target):
+
+- ``evidence``: the ``raw_html`` as recorded (layout, ``is_clickable`` from the click listeners);
+- ``stripped``: the same ``raw_html`` without ``is_clickable`` -- a DOM dump with no listener and
+  no computed-cursor evidence, what crawled dumps and other people's recordings give;
+- ``cleaned``: the action's ``cleaned_html`` (no layout, no ``href``, no ``is_clickable``), the
+  form SeeAct and several public derivatives ship.
+
+A step counts as covered when a positive (or its ancestor within the verifier's levels) has a ref;
+its rank is where ``query_for_step`` (the task's clause at the step's position, nothing else) puts
+that ref. The baseline ranks *every* element of the page by how many of the task's words its text
+and attributes hold (fewest words first on ties, then document order), with no distilling at all.
+
+Families (MiniWoB++ task names) whose SHA-1 is 0 mod 4 are never looked at while tuning the
+engine (``held_out``; the rule was fixed before the first measurement), and the families recorded
+by ``unseen_policies`` (no datagen policy) were added after the tuning: ``part_of``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:  # run as a script: make `pipeline` importable
+    sys.path.insert(0, str(REPO))
+
+from datagen.mind2web import read_tasks
+from datagen.miniwob.policies import POLICIES
+from datagen.verify.execution_stage import ANCESTOR_LEVELS, positive_refs
+from pipeline.distill import distill
+from pipeline.html.source import page_from_html
+from pipeline.page_state import PageState
+from pipeline.query import query_elements
+from pipeline.query.instruction import query_for_step
+from pipeline.query.text import STOP_WORDS, words
+from pipeline.render.flat import render_flat
+
+VARIANTS = ("evidence", "stripped", "cleaned")
+KS = (1, 5, 10)
+_CLICKABLE = re.compile(r'\s+is_clickable="true"')
+_SKIP_TAGS = frozenset({"#document", "html", "head", "body", "script", "style", "meta", "link",
+                        "title", "noscript"})
+_SKIP_ATTRS = frozenset({"backend_node_id", "bounding_box_rect", "style"})
+
+
+def held_out(family: str) -> bool:
+    """Never tuned on: a quarter of the families, chosen by hash before any measurement."""
+    return int(hashlib.sha1(family.encode()).hexdigest(), 16) % 4 == 0
+
+
+def part_of(family: str) -> str:
+    """``tuned``, ``held-out`` (covered by datagen, never looked at while tuning) or ``new``
+    (no datagen policy: recorded by ``unseen_policies`` only, after the tuning was done)."""
+    if family not in POLICIES:
+        return "new"
+    return "held-out" if held_out(family) else "tuned"
+
+
+@dataclass(slots=True)
+class Case:
+    step_id: str
+    family: str
+    task: str
+    position: int  # actions taken before this one
+    op: str
+    raw_html: str
+    cleaned_html: str
+    positives: list[int]
+
+
+def iter_cases(dump: str | Path) -> Iterator[Case]:
+    """Every action with a positive, in file order."""
+    for task in read_tasks(dump):
+        data = task.data
+        for position, action in enumerate(data["actions"]):
+            positives = [int(c["backend_node_id"]) for c in action.get("pos_candidates") or []]
+            if not positives:
+                continue
+            yield Case(f"{data['annotation_id']}:{action['action_uid']}", data["website"],
+                       data["confirmed_task"], position, action["operation"]["op"],
+                       action["raw_html"], action.get("cleaned_html") or "", positives)
+
+
+def source_of(case: Case, variant: str) -> PageState:
+    """The page of ``case`` as the variant's source gives it."""
+    if variant == "evidence":
+        return page_from_html(case.raw_html, kind="mind2web_raw")
+    if variant == "stripped":
+        return page_from_html(_CLICKABLE.sub("", case.raw_html), kind="mind2web_raw")
+    if variant == "cleaned":
+        return page_from_html(_CLICKABLE.sub("", case.cleaned_html), kind="mind2web_cleaned")
+    raise ValueError(f"unknown variant {variant!r}; use one of {VARIANTS}")
+
+
+def measure(case: Case, variant: str) -> dict:
+    """One row: coverage, the engine's rank, the overlap baseline's rank, refs and page chars."""
+    state = source_of(case, variant)
+    page = distill(state)
+    targets = positive_refs(page, case.positives)
+    plan = query_for_step(case.task, [""] * case.position)
+    result = query_elements(page, **plan.arguments)
+    rank = next((i for i, ref in enumerate(result.refs, 1) if ref in targets), None)
+    return {
+        "step": case.step_id, "family": case.family, "variant": variant, "op": case.op,
+        "part": part_of(case.family), "covered": bool(targets), "refs": len(page.refs),
+        "zero_refs": not page.refs, "chars": len(render_flat(page)),
+        "rank": rank, "rank_overlap": overlap_rank(state, case.task, case.positives),
+        "fallback": any(r.name == "interactivity" and "fallback" in r.note for r in page.report),
+    }
+
+
+def overlap_rank(state: PageState, task: str, positives: list[int]) -> int | None:
+    """Rank of the first target among all elements ordered by shared task words."""
+    wanted = {w for w in words(task) if w not in STOP_WORDS}
+    by_backend = state.by_backend_id()
+    hits: set[int] = set()
+    for backend_id in positives:
+        node_id = by_backend.get(backend_id)
+        if node_id is not None:
+            hits.update([node_id, *state.ancestors(node_id)][: ANCESTOR_LEVELS + 1])
+    scored = []
+    for node in state.nodes:
+        if not node.is_element or node.tag in _SKIP_TAGS:
+            continue
+        own = words(state.text_content(node.id)) + [
+            w for k, v in node.attributes.items() if k not in _SKIP_ATTRS for w in words(v)]
+        shared = len(wanted & set(own))
+        if shared:
+            scored.append((-shared, len(own), node.id))
+    scored.sort()
+    return next((i for i, (_, _, nid) in enumerate(scored, 1) if nid in hits), None)
+
+
+def load_rows(path: str | Path) -> list[dict]:
+    return json.loads(Path(path).read_text())["rows"]

@@ -1,0 +1,188 @@
+"""Clickability from the markup alone, for sources that carry no runtime evidence.
+
+A live capture knows which elements listen for clicks and which show a pointer cursor; saved
+HTML, DOM dumps without ``is_clickable`` and Mind2Web ``cleaned_html`` do not, and there a span
+with a script-attached click handler looks like any other span. ``lacks_runtime_evidence`` tells
+the two apart (not a live capture, and no element marked clickable). Only then does
+``markup_clickable`` read what the markup shows:
+
+- ``<a>`` with or without ``href`` (cleaned_html drops every ``href``);
+- ARIA widget state (``aria-expanded``, ``aria-haspopup``, ``aria-pressed``, ``aria-controls``)
+  and widget-library hooks (``data-toggle``, ``data-action``, jQuery UI's ``data-handler``);
+- words of the class and id that name something one clicks (``btn``, ``link``, ``item``, ``tab``,
+  ``header``, ``toggle``, ``menu``, ``close``, ``star``, ``reply``, ``trash``, ``folder``, ...),
+  matched as words of the name (``email-reply``, ``navLink``, ``alink``, ``ui-accordion-header``)
+  and ignored when one word sits on so many elements of the page that it is a wrapper's name;
+- SVG shapes, texts and groups (``<g>``) with an id or a class (the parts of a chart, the slices
+  of a pie menu; the noise pass keeps them inside an ``<svg>`` for such sources,
+  ``marked_svg_parts``);
+- an element whose whole text is a command ("Submit", "OK", "Cancel", "Next", "Reply", ...), or
+  is short and coloured apart from the text around it (where colours are known: computed or
+  inline styles);
+- in cleaned_html, an element kept with neither text nor children: the cleaner drops such nodes
+  unless they are candidates, so it is an icon or a control.
+
+The pass keeps only the innermost of nested inferred elements (a list item around a clickable
+label gives the ref to the label). ``text_fallback`` is the wider tier taken when a page would
+otherwise have no ref at all: every short text element gets one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from pipeline.distill.facts import style_of
+from pipeline.page_state import Node, PageState
+
+CLICK_WORDS = frozenset(
+    {
+        "btn", "button", "link", "item", "option", "tab", "header", "toggle", "toggler", "menu",
+        "menuitem", "close", "more", "star", "reply", "forward", "trash", "delete", "remove",
+        "edit", "send", "submit", "cancel", "next", "prev", "previous", "expand", "expander",
+        "collapse", "folder", "file", "thread", "clickable", "action", "choice", "dropdown",
+        "nav", "arrow", "like", "share", "follow", "retweet", "checkbox", "radio", "dismiss",
+        "accordion", "pager", "day", "handle", "icon", "entry",
+    }
+)  # fmt: skip
+# words also found glued to another at either end of a class name ("alink", "navbutton", "closebtn")
+_GLUED_WORDS = ("link", "button", "btn", "toggle", "close", "menu", "item")
+COMMAND_TEXTS = frozenset(
+    {
+        "submit", "ok", "cancel", "search", "next", "previous", "prev", "back", "reply",
+        "forward", "delete", "send", "close", "login", "log in", "sign in", "sign up", "more",
+        "yes", "no", "done", "save", "apply", "continue", "go", "retry", "reset", "clear",
+    }
+)  # fmt: skip
+WIDGET_ATTRS = ("aria-expanded", "aria-haspopup", "aria-pressed", "aria-controls",
+                "data-toggle", "data-bs-toggle", "data-action", "data-handler")
+SVG_SHAPES = frozenset({"circle", "rect", "ellipse", "polygon", "polyline", "path", "line",
+                        "text", "tspan", "use", "image", "g"})  # a marked <g>: a clickable group
+_COMMAND_TAGS = frozenset({"span", "div", "li", "td", "i", "b", "em", "strong", "font", "p"})
+_EMPTY_IS_CANDIDATE = frozenset({"span", "div", "i", "svg", "img", "li", "td", "a", "em", "b"})
+FLOOD_SHARE = 0.25  # a class word on more than this share of the elements names a wrapper
+FLOOD_MIN = 20  # ... once it sits on at least this many
+FALLBACK_MAX_TEXT = 80
+COLOURED_MAX_TEXT = 40  # a command text or a coloured word is short
+_SPLIT = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])")
+
+
+def lacks_runtime_evidence(state: PageState) -> bool:
+    """No listener or cursor evidence: not a live capture and nothing marked clickable."""
+    return state.source != "live" and not any(n.states.get("clickable") for n in state.nodes)
+
+
+def name_words(value: str) -> list[str]:
+    """Lower-case words of a class or id: split at non-alphanumerics and camelCase humps."""
+    return [w.lower() for w in _SPLIT.split(value) if w]
+
+
+def _click_word(word: str) -> str | None:
+    if word in CLICK_WORDS:
+        return word
+    return next((w for w in _GLUED_WORDS if word.startswith(w) or word.endswith(w)), None)
+
+
+@dataclass(frozen=True, slots=True)
+class MarkupCues:
+    """What the page as a whole says about its own class words."""
+
+    flooded: frozenset[str]  # click words too common on this page to mean anything
+    cleaned: bool  # the source is cleaned_html (kept-but-empty elements are candidates)
+
+
+def markup_cues(state: PageState) -> MarkupCues:
+    counts: Counter[str] = Counter()
+    elements = 0
+    for node in state.nodes:
+        if node.is_element:
+            elements += 1
+            counts.update({w for w in _class_words(node) if w is not None})
+    limit = max(FLOOD_MIN, FLOOD_SHARE * elements)
+    return MarkupCues(frozenset(w for w, n in counts.items() if n > limit),
+                      state.source == "mind2web_cleaned")
+
+
+def _class_words(node: Node) -> list[str | None]:
+    attrs = node.attributes
+    raw = attrs.get("class", "") + " " + attrs.get("id", "")
+    return [_click_word(w) for w in name_words(raw)]
+
+
+def icon_only(node: Node) -> bool:
+    """Clickable by the word "icon" alone: part of the control around it, if there is one."""
+    found = {w for w in _class_words(node) if w is not None}
+    return found == {"icon"}
+
+
+def markup_clickable(node: Node, state: PageState, cues: MarkupCues) -> bool:
+    """Whether the markup alone says the element is something one clicks."""
+    tag, attrs = node.tag, node.attributes
+    if tag == "a" or any(a in attrs for a in WIDGET_ATTRS):
+        return True
+    if tag in SVG_SHAPES and ("id" in attrs or "class" in attrs) and _in_svg(node, state):
+        return True
+    if any(w is not None and w not in cues.flooded for w in _class_words(node)):
+        return True
+    if cues.cleaned and not node.children and tag in _EMPTY_IS_CANDIDATE:
+        return True
+    if tag not in _COMMAND_TAGS or node.role is not None:
+        return False
+    text = own_text(node, state)
+    if not text or len(text) > COLOURED_MAX_TEXT:
+        return False
+    return " ".join(text.lower().split()).strip(" .!") in COMMAND_TEXTS or _coloured(node, state)
+
+
+def _coloured(node: Node, state: PageState) -> bool:
+    """Its text colour is known and differs from the nearest ancestor's known colour."""
+    colour = style_of(node).get("color")
+    if not colour:
+        return False
+    for ancestor in state.ancestors(node.id):
+        around = style_of(state.nodes[ancestor]).get("color")
+        if around:
+            return around.replace(" ", "") != colour.replace(" ", "")
+    return False
+
+
+def own_text(node: Node, state: PageState) -> str:
+    """The element's text when all its children are text nodes, else ""."""
+    nodes = state.nodes
+    if not node.children or any(nodes[c].kind != "text" for c in node.children):
+        return ""
+    return " ".join(nodes[c].text for c in node.children).strip()
+
+
+def _in_svg(node: Node, state: PageState) -> bool:
+    return any(state.nodes[a].tag == "svg" for a in state.ancestors(node.id))
+
+
+def marked_svg_parts(state: PageState, svg: int, last: int) -> set[int]:
+    """Inside the ``<svg>`` at ``svg`` (its subtree ends at ``last``): the shapes and texts with
+    an id or a class, with their own subtrees (what the noise pass keeps without evidence)."""
+    nodes = state.nodes
+    keep: set[int] = set()
+    i = svg + 1
+    while i <= last:
+        node = nodes[i]
+        end = _subtree_end(nodes, i)
+        if node.tag in SVG_SHAPES and ("id" in node.attributes or "class" in node.attributes):
+            keep.update(range(i, end + 1))
+            i = end + 1
+        else:
+            i += 1
+    return keep
+
+
+def _subtree_end(nodes: list[Node], i: int) -> int:
+    while nodes[i].children:
+        i = nodes[i].children[-1]
+    return i
+
+
+def text_fallback(node: Node, state: PageState) -> bool:
+    """The wider tier: a short text element (a label a user could click)."""
+    text = own_text(node, state)
+    return 0 < len(text) <= FALLBACK_MAX_TEXT

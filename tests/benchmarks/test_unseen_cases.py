@@ -1,0 +1,50 @@
+"""The generalisation benchmark's reading of a recorded action, on a hand-made Mind2Web step."""
+
+from __future__ import annotations
+
+from unseen_benchmark import summarise, targets
+from unseen_cases import Case, measure, overlap_rank, part_of, source_of
+
+RAW = (
+    '<html backend_node_id="1" bounding_box_rect="0,0,800,600">'
+    '<body backend_node_id="2" bounding_box_rect="0,0,800,600">'
+    '<div backend_node_id="3" bounding_box_rect="0,0,800,20">'
+    '<text backend_node_id="4" bounding_box_rect="0,0,200,20">Click the link "sed".</text></div>'
+    '<span backend_node_id="5" class="alink" is_clickable="true" bounding_box_rect="0,30,40,20">'
+    '<text backend_node_id="6" bounding_box_rect="0,30,40,20">sed</text></span>'
+    '<span backend_node_id="7" class="alink" is_clickable="true" bounding_box_rect="50,30,40,20">'
+    '<text backend_node_id="8" bounding_box_rect="50,30,40,20">quis</text></span>'
+    "</body></html>"
+)
+CLEANED = ('<html backend_node_id="1"><body backend_node_id="2"><span backend_node_id="5">'
+           '<text backend_node_id="6">sed</text></span><span backend_node_id="7">'
+           '<text backend_node_id="8">quis</text></span></body></html>')
+
+
+def case() -> Case:
+    return Case("t:a0", "click-link", 'Click the link "sed".', 0, "CLICK", RAW, CLEANED, [5])
+
+
+def test_the_stripped_variant_loses_the_listener_evidence_only():
+    evidence, stripped = source_of(case(), "evidence"), source_of(case(), "stripped")
+    assert any(n.states.get("clickable") for n in evidence.nodes)
+    assert not any(n.states.get("clickable") for n in stripped.nodes)
+    assert stripped.has_layout and not source_of(case(), "cleaned").has_layout
+
+
+def test_a_row_measures_coverage_rank_and_the_baseline():
+    for variant in ("evidence", "stripped"):
+        row = measure(case(), variant)
+        assert row["covered"] and row["rank"] == 1 and not row["zero_refs"], variant
+    state = source_of(case(), "stripped")
+    assert overlap_rank(state, 'Click the link "sed".', [5]) == 2  # the task's own text first
+
+
+def test_parts_and_targets():
+    assert part_of("click-link") == "tuned" and part_of("click-option") == "held-out"
+    assert part_of("click-color") == "new"
+    rows = [measure(case(), "stripped") | {"part": p} for p in ("tuned", "new")]
+    summary = {f"stripped/{name}": summarise(rows) for name in ("all", "held-out", "new")}
+    met = {t.name: t.met for t in targets(summary)}
+    assert met["stripped dumps (all): targets without a ref"]
+    assert met["stripped dumps (all): Recall@1 from the task"]

@@ -1,0 +1,146 @@
+"""Clickability from the markup alone, on sources without listener or cursor evidence."""
+
+from __future__ import annotations
+
+from distill_helpers import page
+
+from pipeline.distill import distill
+from pipeline.html.source import page_from_html
+from pipeline.query import query_elements
+from pipeline.query.instruction import query_for_step
+
+
+def ref_texts(html: str, **kwargs) -> list[str]:
+    dp = distill(page_from_html(html, **kwargs))
+    return [dp.state.text_content(d.node_id) or d.tag for d in dp.refs.values()]
+
+
+def test_script_driven_spans_get_refs_by_their_class_words():
+    html = ('<body><div class="list"><span class="alink">sed.</span> plain text '
+            '<span class="email-reply">Reply</span><span class="trash"></span>'
+            '<span class="note">not a control</span></div></body>')
+    dp = distill(page_from_html(html))
+    tags = {dp.state.nodes[d.node_id].attributes.get("class") for d in dp.refs.values()}
+    assert tags == {"alink", "email-reply", "trash"}
+    interactivity = next(r for r in dp.report if r.name == "interactivity")
+    assert "markup" in interactivity.note
+
+
+def test_a_live_capture_never_reads_class_words():
+    state = page('<body><span class="btn">Go</span><button>Real</button></body>', source="live")
+    assert [d.tag for d in distill(state).refs.values()] == ["button"]
+
+
+def test_a_class_word_on_most_elements_is_a_wrapper_not_a_control():
+    items = "".join(f'<div class="item-wrap"><p>line {i}</p></div>' for i in range(30))
+    html = f'<body>{items}<span class="close-btn">x</span></body>'
+    assert ref_texts(html) == ["x"]
+
+
+def test_a_list_item_around_clickable_labels_leaves_them_the_refs():
+    html = ('<body><ul><li class="expandable"><div class="hitarea expandable-hitarea"></div>'
+            '<span class="folder">Jess</span><ul><li><span class="file">Kim</span></li></ul>'
+            "</li></ul></body>")
+    texts = ref_texts(html)
+    assert "Jess" in texts and "Kim" in texts and "JessKim" not in texts
+
+
+def test_a_wrapper_around_one_control_and_an_icon_takes_the_ref():
+    html = ('<body><div class="email-send"><span class="email-reply"><div class="icon"></div>'
+            '<div>Reply</div></span><span class="email-forward"><div class="icon"></div>'
+            "<div>Forward</div></span></div><p>Body text of the mail</p></body>")
+    dp = distill(page_from_html(html))
+    assert [dp.state.nodes[d.node_id].attributes.get("class") for d in dp.refs.values()] == [
+        "email-reply", "email-forward"]
+
+
+def test_svg_shapes_with_an_id_get_refs():
+    html = ('<body><svg width="100" height="100"><circle id="c1" cx="5" cy="5" r="4"/>'
+            '<rect x="0" y="0" width="3" height="3"/></svg><p>Click the circle</p></body>')
+    dp = distill(page_from_html(html))
+    assert [d.tag for d in dp.refs.values()] == ["circle"]
+
+
+def test_a_page_without_any_control_falls_back_to_its_short_texts():
+    dp = distill(page_from_html("<body><div><span>Alpha</span><span>Beta</span></div></body>"))
+    assert len(dp.refs) == 2
+    assert next(r for r in dp.report if r.name == "interactivity").note.startswith("fallback")
+
+
+CLEANED = """<html backend_node_id="1"><body backend_node_id="2">
+<div backend_node_id="3"><a backend_node_id="4"><text backend_node_id="5">Flights</text></a>
+<a backend_node_id="6"><text backend_node_id="7">Hotels</text></a>
+<a backend_node_id="8"><text backend_node_id="9">Cars</text></a></div>
+<input backend_node_id="10" type="text" placeholder="Where to?">
+<button backend_node_id="11" type="submit" aria_label="Search"></button>
+<button backend_node_id="12"><text backend_node_id="13">Sign in</text></button>
+<span backend_node_id="14"></span>
+</body></html>"""
+
+
+def test_cleaned_html_gives_every_link_and_button_a_ref():
+    dp = distill(page_from_html(CLEANED))
+    backend = {dp.backend_id(ref) for ref in dp.refs}
+    assert {4, 6, 8, 11, 12} <= backend
+    assert 14 in backend  # kept by the cleaner with neither text nor children: a candidate
+
+
+def test_cleaned_html_search_button_ranks_top_two_for_a_search_task():
+    dp = distill(page_from_html(CLEANED))
+    task = 'Search for hotels in "Paris" and press search'
+    for position in (0, 1):
+        plan = query_for_step(task, [""] * position)
+        refs = query_elements(dp, **plan.arguments).refs
+        ranked = [dp.backend_id(ref) for ref in refs]
+        assert 11 in ranked[:2] or (position == 0 and 10 in ranked[:2])
+
+
+def test_a_short_text_coloured_apart_from_its_paragraph_gets_a_ref():
+    html = ('<body><p style="color: #333">Read the <span style="color: #06c">details</span> '
+            'or the <span style="color: #333">summary</span> first.</p></body>')
+    assert ref_texts(html) == ["details"]
+
+
+def test_a_menu_item_around_a_bare_link_leaves_the_ref_to_the_link():
+    html = ('<body><ul><li class="menu-item"><a>Home</a></li>'
+            '<li class="menu-item"><a>Deals</a></li></ul></body>')
+    dp = distill(page_from_html(html))
+    assert [d.tag for d in dp.refs.values()] == ["a", "a"]
+
+
+def big_cleaned_page() -> str:
+    """A cleaned_html step of Mind2Web's size: 165 bare links, 41 buttons, two fields."""
+    ids = iter(range(100, 10_000))
+
+    def text(value: str) -> str:
+        return f'<text backend_node_id="{next(ids)}">{value}</text>'
+
+    links = "".join(f'<li backend_node_id="{next(ids)}"><a backend_node_id="{next(ids)}">'
+                    f"{text(f'Destination {k}')}</a></li>" for k in range(160))
+    links += "".join(f'<a backend_node_id="{next(ids)}">{text(t)}</a>' for t in (
+        "Advanced search", "Search tips", "Recent searches", "Flights", "Hotels"))
+    buttons = "".join(f'<button backend_node_id="{next(ids)}">{text(f"Option {k}")}</button>'
+                      for k in range(40))
+    return (f'<html backend_node_id="1"><body backend_node_id="2"><div backend_node_id="3">'
+            f'<ul backend_node_id="4">{links}</ul><input backend_node_id="10" type="text" '
+            'placeholder="From"><input backend_node_id="11" type="text" placeholder="To">'
+            f'<button backend_node_id="12" type="submit" aria_label="Search"></button>{buttons}'
+            "</div></body></html>")
+
+
+def test_a_large_cleaned_page_keeps_every_link_and_ranks_the_search_button():
+    dp = distill(page_from_html(big_cleaned_page()))
+    tags = [dp.state.nodes[d.node_id].tag for d in dp.refs.values()]
+    assert tags.count("a") == 165 and tags.count("button") == 41
+    task = "Search for a flight from New York to Los Angeles"
+    for position in (1, 2, 3):  # after the fields were typed: the submit button is next
+        refs = query_elements(dp, **query_for_step(task, [""] * position).arguments).refs
+        assert 12 in [dp.backend_id(ref) for ref in refs[:2]]
+
+
+def test_marked_svg_groups_are_the_clickable_unit():
+    slices = "".join(f'<g class="slice" id="s{k}"><path d="M0 0L5 5"/><text>{k}</text></g>'
+                     for k in "AB")
+    dp = distill(page_from_html(f'<body><svg width="50" height="50">{slices}</svg></body>'))
+    assert [(d.tag, dp.state.text_content(d.node_id)) for d in dp.refs.values()] == [
+        ("g", "A"), ("g", "B")]
