@@ -11,7 +11,8 @@ the call format and two worked examples) in place of the system prompt. Decoding
 stops at ``<bu_end>`` or the end of the turn. ``next_turn`` calls made at the same time (episodes
 or offline steps run concurrently) are batched: the first waits ``batch_wait_s`` for others to
 join, then one ``generate_turns`` call serves up to ``batch_size`` of them in a worker thread,
-so browsers keep running while the model generates.
+so browsers keep running while the model generates (``generate(messages)`` is the same batched
+generation for callers with a conversation of their own, such as the server's chat endpoint).
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ class ModelPolicy:
 
     async def next_turn(self, situation: Situation) -> Turn:
         started = time.perf_counter()
-        generation = await self._generate(self.prompt_messages(situation.messages))
+        generation = await self.generate(self.prompt_messages(situation.messages))
         return turn_from_text(generation.text, calls_before(situation.messages),
                               prompt_tokens=generation.prompt_tokens,
                               completion_tokens=generation.completion_tokens,
@@ -96,7 +97,9 @@ class ModelPolicy:
         s["bf16"] = self.bf16
         return s
 
-    async def _generate(self, messages: list[dict[str, Any]]) -> Generation:
+    async def generate(self, messages: list[dict[str, Any]]) -> Generation:
+        """The next turn of ``messages`` (as ``prompt_messages`` gives them), batched with the
+        calls made at the same time (the agent loop, the server's chat requests)."""
         future = asyncio.get_running_loop().create_future()
         self._pending.append((messages, future))
         if self._worker is None or self._worker.done():
