@@ -105,15 +105,41 @@ def _install_guards(app: FastAPI, state: ServerState) -> None:
 
 def _refusal(request: Request, expected: bytes | None, limit: int) -> JSONResponse | None:
     """The 401/413 a request gets before it reaches a route, or None to let it through."""
-    if expected is not None and request.url.path not in OPEN_PATHS:
-        given = request.headers.get("authorization", "").encode()
-        if not hmac.compare_digest(given, expected):
-            return ApiError(401, "missing or wrong bearer token: send Authorization: Bearer "
-                            "<token>", "invalid_api_key").response()
+    if request.url.path not in OPEN_PATHS:
+        refused = _unauthorized(request.headers.get("authorization", "").encode(), expected)
+        if refused is not None:
+            return refused
     length = request.headers.get("content-length")
     if length is not None and length.isdigit() and int(length) > limit:
         return ApiError(413, f"request body over {limit} bytes", "body_too_large").response()
     return None
+
+
+def _unauthorized(given: bytes, expected: bytes | None) -> JSONResponse | None:
+    """The 401 for a missing or wrong token (compared in constant time), else None."""
+    if expected is None or hmac.compare_digest(given, expected):
+        return None
+    return ApiError(401, "missing or wrong bearer token: send Authorization: Bearer <token>",
+                    "invalid_api_key").response()
+
+
+def bearer_guard(app: Any, token: str | None) -> Any:
+    """An ASGI app that answers 401 unless ``Authorization: Bearer <token>`` (for apps built
+    elsewhere, such as the MCP server's); ``app`` itself when there is no token."""
+    if not token:
+        return app
+    expected = f"Bearer {token}".encode()
+
+    async def guarded(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            given = dict(scope.get("headers") or []).get(b"authorization", b"")
+            refused = _unauthorized(given, expected)
+            if refused is not None:
+                await refused(scope, receive, send)
+                return
+        await app(scope, receive, send)
+
+    return guarded
 
 
 def _install_errors(app: FastAPI) -> None:
