@@ -27,7 +27,7 @@ from typing import Any, Literal
 import torch
 
 from pipeline.agent.policy import Situation, Turn, calls_before, turn_from_text
-from pipeline.agent.prompts import mode_of, untuned_system_prompt
+from pipeline.agent.prompts import is_agent_prompt, mode_of, untuned_system_prompt
 from pipeline.model.generate import Generation, bf16_supported, generate_turns
 
 Kind = Literal["trained", "untuned"]
@@ -69,9 +69,11 @@ class ModelPolicy:
 
     def prompt_messages(self, messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         """The conversation as this model reads it (the untuned one gets the long system prompt
-        with the tool list and examples)."""
+        with the tool list and examples in place of an agent system prompt; a caller's own
+        system prompt, such as a judge's, is left as it is)."""
         out = [dict(m) for m in messages]
-        if self.kind == "untuned" and out and out[0].get("role") == "system":
+        if self.kind == "untuned" and out and out[0].get("role") == "system" \
+                and is_agent_prompt(out[0].get("content") or ""):
             out[0]["content"] = untuned_system_prompt(mode_of(out[0]["content"]))
         return out
 
