@@ -9,9 +9,10 @@ from pipeline.model.generate import Generation
 from pipeline.serve.config import Limits, ServeConfig
 
 
-def serve_config(**changes) -> ServeConfig:
-    limits = Limits(max_body_bytes=20_000, max_tokens=64, max_queue=changes.pop("max_queue", 64))
-    return ServeConfig(limits=limits, **changes)
+def serve_config(limits: dict | None = None, **changes) -> ServeConfig:
+    """Small limits (20 kB bodies, 64 tokens) for tests; ``limits`` overrides them."""
+    small = {"max_body_bytes": 20_000, "max_tokens": 64} | (limits or {})
+    return ServeConfig(limits=Limits(**small), **changes)
 
 
 class ScriptedPolicy(ModelPolicy):

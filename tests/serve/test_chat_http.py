@@ -12,10 +12,11 @@ import pytest
 from serve_helpers import ScriptedPolicy, serve_config
 
 from pipeline.agent.openai_policy import tool_schemas
+from pipeline.agent.prompts import system_prompt
 from pipeline.serve.app import create_app
 from pipeline.serve.main import running_server
 
-TASK = [{"role": "system", "content": "You are a web agent."},
+TASK = [{"role": "system", "content": system_prompt("query_only")},
         {"role": "user", "content": "Task: click the OK button.\nCurrent page:\n[3] <button>OK"}]
 
 
@@ -84,7 +85,8 @@ def test_the_untuned_model_answers_over_http(policy):
         metrics = httpx.get(f"{url}/metrics").text
     assert [m.id for m in models.data] == ["pagescout"]
     assert reply.choices[0].finish_reason in ("stop", "tool_calls")
-    assert 0 < reply.usage.completion_tokens <= 12 and reply.usage.prompt_tokens > 100
+    # the agent's system prompt becomes the untuned model's long one (tools, worked examples)
+    assert 0 < reply.usage.completion_tokens <= 12 and reply.usage.prompt_tokens > 300
     assert health["status"] == "ok" and health["policy"] == "base:smollm2"
     assert 'pagescout_requests_total{route="/v1/chat/completions",status="200"} 1' in metrics
     assert "pagescout_generated_tokens_total" in metrics and "pagescout_queue_length 0" in metrics
@@ -136,7 +138,7 @@ def test_a_token_is_required_when_set(scripted, monkeypatch):
 
 def test_a_full_queue_answers_429_and_concurrent_requests_share_batches(policy):
     slow = ScriptedPolicy(policy.tokenizer, delay_s=0.5)
-    with running_server(create_app(serve_config(max_queue=4), slow)) as url:
+    with running_server(create_app(serve_config({"max_queue": 4}), slow)) as url:
         def post(_):
             return httpx.post(f"{url}/v1/chat/completions", timeout=60,
                               json={"model": "pagescout", "messages": TASK}).status_code
@@ -157,3 +159,13 @@ def test_load_of_200_requests_from_16_clients_has_no_5xx(policy):
             statuses = list(pool.map(post, range(200)))
     assert not [s for s in statuses if s >= 500]
     assert statuses.count(200) + statuses.count(429) == 200 and statuses.count(200) > 100
+
+
+def test_a_request_over_its_time_gets_504_and_the_server_stays_up(policy):
+    slow = ScriptedPolicy(policy.tokenizer, delay_s=1.5)
+    with running_server(create_app(serve_config({"request_timeout_s": 0.3}), slow)) as url:
+        late = httpx.post(f"{url}/v1/chat/completions", timeout=30,
+                          json={"model": "pagescout", "messages": TASK})
+        assert late.status_code == 504 and late.json()["error"]["code"] == "timeout"
+        assert httpx.get(f"{url}/health").json()["status"] == "ok"
+        assert 'pagescout_rejected_total{reason="timeout"} 1' in httpx.get(f"{url}/metrics").text
