@@ -23,13 +23,14 @@ def serve_section(serve: dict[str, Any] | None) -> list[str]:
     targets = [[t["name"], t["target"], t["measured"],
                 {True: "met", False: "NOT met", None: "not measured"}[t["met"]], t["gap"]]
                for t in serve["targets"]]
-    out += [f"Command: `{serve['command']}` at `{serve['commit']}` (1-minute load average "
+    note = (f"Command: `{serve['command']}` at `{serve['commit']}` (1-minute load average "
             f"{serve['machine'].get('load_avg_1m')}). Model `{serve['model']}` rendered as "
             f"a {serve['prompt']} model reads a query_only step ({serve['prompt_tokens']} prompt "
             f"tokens), {serve['max_new_tokens']} new tokens per answer, greedy, "
             f"{serve.get('threads')} torch thread(s); each client sends "
             f"{serve['requests_per_client']} requests back to back. The baseline is the same "
-            "server generating one request at a time (batch size 1).", "",
+            "server generating one request at a time (batch size 1).")
+    out += [note, "",
             markdown_table(["target", "goal", "measured", "verdict", "gap"], targets), "",
             markdown_table([label for _, label in COLUMNS],
                            [[row.get(key) for key, _ in COLUMNS] for row in serve["rows"]])]
