@@ -7,26 +7,34 @@
 
 The run opens a browser session (same URL rules and pool as ``/v1/sessions``), plays
 ``play_episode`` with the served policy (the eval's loop: error feedback, ``StepLimits`` from
-``sessions.limits``), closes the session and answers with the episode record. At most
-``sessions.max_runs`` run at once; the next gets 429.
+``sessions.limits``), closes the session and answers with the episode record. With
+``"stream": true`` the answer is server-sent events: ``event: step`` with each step's record as
+it ends, then ``event: run`` with the whole record (``event: error`` if the page would not open),
+then ``data: [DONE]``. At most ``sessions.max_runs`` run at once; the next gets 429.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import json
 import uuid
+from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.responses import StreamingResponse
 
 from pipeline.agent.conversation import opening
 from pipeline.agent.execute import ToolResult, execute
 from pipeline.agent.history import history_line
-from pipeline.agent.loop import play_episode
+from pipeline.agent.loop import StepLimits, StepOutcome, play_episode
+from pipeline.agent.modes import Mode
 from pipeline.distill.model import DistilledPage
 from pipeline.serve.config import SessionSettings
 from pipeline.serve.errors import ApiError
 from pipeline.serve.sessions import BrowserSession, SessionPool, check_mode
+from pipeline.serve.urls import check_url
 from pipeline.tools import ToolCall
 
 SETTLE_MS = 300  # after an action, before the next capture
@@ -62,29 +70,68 @@ class AgentRuns:
         self.running = 0
 
     async def run(self, body: Any) -> dict[str, Any]:
+        """Play the run the body asks for; its record."""
         task, url, mode, limits = self._parse(body)
+        self._reserve()
+        return await self._play(task, url, mode, limits)
+
+    async def stream(self, body: Any) -> AsyncIterator[str]:
+        """The same run as server-sent events: one ``step`` event per step as it ends, then
+        ``run`` with the record (or ``error``), then ``[DONE]``. Bad requests, refused URLs
+        and a full server are answered before the stream starts."""
+        task, url, mode, limits = self._parse(body)
+        await check_url(url, self.settings.allow_private)
+        self._reserve()
+        events: asyncio.Queue[str | None] = asyncio.Queue()
+
+        async def on_step(outcome: StepOutcome) -> None:
+            await events.put(_event("step", outcome.to_dict()))
+
+        async def play() -> None:
+            try:
+                await events.put(_event("run", await self._play(task, url, mode, limits,
+                                                                 on_step)))
+            except ApiError as exc:
+                await events.put(_event("error", exc.body()))
+            finally:
+                await events.put(None)
+
+        async def relay() -> AsyncIterator[str]:
+            worker = asyncio.create_task(play())
+            while (event := await events.get()) is not None:
+                yield event
+            await worker
+            yield "data: [DONE]\n\n"
+
+        return relay()
+
+    def _reserve(self) -> None:
         if self.running >= self.settings.max_runs:
             raise ApiError(429, f"{self.running} agent runs are going, the most allowed "
                            "(sessions.max_runs); retry later", "too_many_runs",
                            headers={"Retry-After": "5"})
         self.running += 1
+
+    async def _play(self, task: str, url: str, mode: Mode, limits: StepLimits,
+                    on_step: Any = None) -> dict[str, Any]:
+        """Open the session, play the episode, close it; frees the run's slot."""
         try:
             session = await self.pool.open(url)
             try:
                 record = await play_episode(self.policy, SessionEnvironment(session), task, mode,
-                                            limits, history_line, opening)
+                                            limits, history_line, opening, on_step=on_step)
                 final_url = session.page.url if session.error is None else None
             finally:
                 await self.pool.close(session.id)
         finally:
             self.running -= 1
-        out = record.to_dict()
         return {"id": f"run-{uuid.uuid4().hex[:16]}", "object": "agent.run", "url": url,
                 "final_url": final_url, "policy": getattr(self.policy, "name", "?"),
-                **out, "prompt_tokens": sum(s.prompt_tokens for s in record.steps),
+                **record.to_dict(),
+                "prompt_tokens": sum(s.prompt_tokens for s in record.steps),
                 "completion_tokens": sum(s.completion_tokens for s in record.steps)}
 
-    def _parse(self, body: Any) -> tuple[str, str, Any, Any]:
+    def _parse(self, body: Any) -> tuple[str, str, Mode, StepLimits]:
         if not isinstance(body, dict):
             raise ApiError(400, "the body must be a JSON object with task and url",
                            "invalid_value")
@@ -108,5 +155,13 @@ def install_run_routes(app: FastAPI, runs: AgentRuns) -> None:
     limit = app.state.serve.config.limits.max_body_bytes
 
     @app.post("/v1/agent/runs")
-    async def run(request: Request) -> dict[str, Any]:
-        return await runs.run(await read_json(request, limit))
+    async def run(request: Request) -> Any:
+        body = await read_json(request, limit)
+        if isinstance(body, dict) and body.get("stream"):
+            return StreamingResponse(await runs.stream(body), media_type="text/event-stream",
+                                     headers={"Cache-Control": "no-cache"})
+        return await runs.run(body)
+
+
+def _event(kind: str, data: dict[str, Any]) -> str:
+    return f"event: {kind}\ndata: {json.dumps(data, ensure_ascii=False, default=str)}\n\n"

@@ -3,6 +3,7 @@ fixture pages from a loopback server (allowed by config for the test)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import time
@@ -127,3 +128,35 @@ def test_a_killed_browser_leaves_the_server_up_and_the_session_saying_so(policy,
         again = http.post("/v1/sessions", json={"url": f"{fixture_server}/shop.html"})
         assert again.status_code == 200  # a fresh browser
         http.delete(f"/v1/sessions/{again.json()['id']}")
+
+
+def test_an_agent_run_streams_its_steps(served, fixture_server):
+    events = []
+    with httpx.stream("POST", f"{served}/v1/agent/runs", timeout=120, json={
+            "task": "Enter Ada as the full name.", "url": f"{fixture_server}/forms.html",
+            "max_steps": 3, "stream": True}) as response:
+        assert response.status_code == 200
+        kind = None
+        for line in response.iter_lines():
+            if line.startswith("event: "):
+                kind = line[len("event: "):]
+            elif line.startswith("data: "):
+                events.append((kind, line[len("data: "):]))
+                kind = None
+    kinds = [k for k, _ in events]
+    assert kinds == ["step", "step", "run", None] and events[-1][1] == "[DONE]"
+    assert json.loads(events[0][1])["action"]["name"] == "type"
+    assert json.loads(events[2][1])["stop"] == "done"
+
+
+def test_agent_runs_refuse_bad_requests(served):
+    for body, code in (({"url": "http://x.test/"}, "missing_field"),
+                       ({"task": "t", "url": "file:///etc/passwd"}, "url_not_allowed"),
+                       ({"task": "t", "url": "http://x.test/", "max_steps": 99},
+                        "invalid_value"),
+                       ({"task": "t", "url": "http://x.test/", "mode": "all"}, "invalid_value")):
+        for stream in (False, True):
+            response = httpx.post(f"{served}/v1/agent/runs", json={**body, "stream": stream},
+                                  timeout=60)
+            assert response.status_code == 400, body
+            assert response.json()["error"]["code"] == code
