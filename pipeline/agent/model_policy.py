@@ -111,8 +111,11 @@ class ModelPolicy:
     async def _drain(self) -> None:
         while self._pending:
             await asyncio.sleep(self.settings.batch_wait_s)  # let concurrent callers join
+            self._pending = [(m, f) for m, f in self._pending if not f.done()]  # gave up
             batch = self._pending[:self.settings.batch_size]
             del self._pending[:len(batch)]
+            if not batch:
+                break
             try:
                 outs = await asyncio.to_thread(self.generate_now, [m for m, _ in batch])
             except Exception as exc:  # noqa: BLE001 -- handed to every waiting caller

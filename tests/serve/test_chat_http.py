@@ -4,6 +4,7 @@ streaming) and httpx, against the untuned smollm2 and a scripted model."""
 from __future__ import annotations
 
 import json
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
@@ -162,10 +163,16 @@ def test_load_of_200_requests_from_16_clients_has_no_5xx(policy):
 
 
 def test_a_request_over_its_time_gets_504_and_the_server_stays_up(policy):
-    slow = ScriptedPolicy(policy.tokenizer, delay_s=1.5)
+    slow = ScriptedPolicy(policy.tokenizer, delay_s=1.5, batch_size=1)
     with running_server(create_app(serve_config({"request_timeout_s": 0.3}), slow)) as url:
-        late = httpx.post(f"{url}/v1/chat/completions", timeout=30,
-                          json={"model": "pagescout", "messages": TASK})
-        assert late.status_code == 504 and late.json()["error"]["code"] == "timeout"
+        def post(_):
+            return httpx.post(f"{url}/v1/chat/completions", timeout=30,
+                              json={"model": "pagescout", "messages": TASK})
+        with ThreadPoolExecutor(2) as pool:  # one generating, one waiting behind it
+            late = list(pool.map(post, range(2)))
+        assert [r.status_code for r in late] == [504, 504]
+        assert late[0].json()["error"]["code"] == "timeout"
+        time.sleep(2.0)
         assert httpx.get(f"{url}/health").json()["status"] == "ok"
-        assert 'pagescout_rejected_total{reason="timeout"} 1' in httpx.get(f"{url}/metrics").text
+        assert 'pagescout_rejected_total{reason="timeout"} 2' in httpx.get(f"{url}/metrics").text
+    assert slow.batch_sizes == [1]  # the request that gave up waiting was never generated

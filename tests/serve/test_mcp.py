@@ -74,3 +74,12 @@ def test_mcp_over_streamable_http(fixture_server):
                 return await browse(client, f"{fixture_server}/forms.html")
 
         check(asyncio.run(session()))
+
+
+def test_mcp_over_http_wants_the_token_when_set(monkeypatch):
+    import httpx
+
+    monkeypatch.setenv("PAGESCOUT_TOKEN", "s3cret")
+    with running_server(mcp_http_app(serve_config())) as url:
+        refused = httpx.post(f"{url}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+    assert refused.status_code == 401 and refused.json()["error"]["code"] == "invalid_api_key"

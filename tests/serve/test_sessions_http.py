@@ -160,3 +160,14 @@ def test_agent_runs_refuse_bad_requests(served):
                                   timeout=60)
             assert response.status_code == 400, body
             assert response.json()["error"]["code"] == code
+
+
+def test_sessions_beyond_the_limit_get_429(policy, fixture_server):
+    app = build_app(sessions_config(max_sessions=1), ScriptedPolicy(policy.tokenizer))
+    with running_server(app) as url, httpx.Client(base_url=url, timeout=60) as http:
+        first = http.post("/v1/sessions", json={"url": f"{fixture_server}/shop.html"})
+        second = http.post("/v1/sessions", json={"url": f"{fixture_server}/shop.html"})
+        http.delete(f"/v1/sessions/{first.json()['id']}")
+        third = http.post("/v1/sessions", json={"url": f"{fixture_server}/shop.html"})
+    assert first.status_code == 200 and third.status_code == 200
+    assert second.status_code == 429 and second.json()["error"]["code"] == "too_many_sessions"
