@@ -192,7 +192,8 @@ def _install_routes(app: FastAPI, state: ServerState) -> None:
         body = await read_json(request, config.limits.max_body_bytes)
         chat_request = parse_chat_request(body, config.limits, config.served_name)
         messages = conversation(chat_request)
-        generation = await state.generator(messages)
+        generation = await state.generator(messages, chat_request.max_completion_tokens
+                                           or chat_request.max_tokens)
         completion = completion_body(chat_request, generation.text, generation.prompt_tokens,
                                      generation.completion_tokens, calls_before(messages))
         if not chat_request.stream:

@@ -5,7 +5,9 @@
 
 Requests that arrive together are batched by ``ModelPolicy.generate`` (the first waits
 ``batch_wait_s`` for others, then one ``generate_turns`` call serves up to ``batch_size``).
-At most ``limits.max_queue`` requests wait for or are in generation; the next one gets 429
+A request's ``max_tokens`` may lower the answer's length below
+``generation.max_new_tokens``, never raise it. At most ``limits.max_queue`` requests wait for or
+are in generation; the next one gets 429
 with ``Retry-After``. Each prompt is rendered once up front, so a conversation that cannot be
 rendered (a bad tool call, longer than the context) gets its own 400 instead of failing the
 batch it would have joined; a request waiting longer than ``request_timeout_s`` gets 504.
@@ -28,7 +30,8 @@ class Generator:
         self.policy, self.limits, self.metrics = policy, limits, metrics
         self.waiting = 0
 
-    async def __call__(self, messages: list[dict[str, Any]]) -> Generation:
+    async def __call__(self, messages: list[dict[str, Any]],
+                       max_tokens: int | None = None) -> Generation:
         if self.waiting >= self.limits.max_queue:
             self.metrics.rejected["queue_full"] += 1
             raise ApiError(429, f"the server is busy ({self.waiting} requests queued); retry "
@@ -37,7 +40,7 @@ class Generator:
         self._check(prompt)
         self.waiting += 1
         try:
-            return await asyncio.wait_for(self.policy.generate(prompt),
+            return await asyncio.wait_for(self.policy.generate(prompt, max_tokens),
                                           self.limits.request_timeout_s)
         except TimeoutError:
             self.metrics.rejected["timeout"] += 1

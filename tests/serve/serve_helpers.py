@@ -26,7 +26,7 @@ class ScriptedPolicy(ModelPolicy):
                          GenerationSettings(max_new_tokens=12, batch_size=batch_size))
         self.reply, self.delay_s, self.batch_sizes = reply, delay_s, []
 
-    def generate_now(self, conversations):
+    def generate_now(self, conversations, max_new_tokens=None):
         time.sleep(self.delay_s)
         self.batch_sizes.append(len(conversations))
         return [Generation(self.reply(c), 10, 5) for c in conversations]

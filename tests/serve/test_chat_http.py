@@ -81,15 +81,18 @@ def test_the_untuned_model_answers_over_http(policy):
     with running_server(create_app(serve_config(), policy)) as url:
         models = client(url).models.list()
         reply = client(url).chat.completions.create(model="pagescout", messages=TASK,
-                                                    tools=tool_schemas(), max_tokens=12)
+                                                    tools=tool_schemas(), max_tokens=64)
+        short = client(url).chat.completions.create(model="pagescout", messages=TASK,
+                                                    max_tokens=3)
         health = httpx.get(f"{url}/health").json()
         metrics = httpx.get(f"{url}/metrics").text
     assert [m.id for m in models.data] == ["pagescout"]
     assert reply.choices[0].finish_reason in ("stop", "tool_calls")
     # the agent's system prompt becomes the untuned model's long one (tools, worked examples)
     assert 0 < reply.usage.completion_tokens <= 12 and reply.usage.prompt_tokens > 300
+    assert short.usage.completion_tokens <= 3  # max_tokens lowers the server's limit
     assert health["status"] == "ok" and health["policy"] == "base:smollm2"
-    assert 'pagescout_requests_total{route="/v1/chat/completions",status="200"} 1' in metrics
+    assert 'pagescout_requests_total{route="/v1/chat/completions",status="200"} 2' in metrics
     assert "pagescout_generated_tokens_total" in metrics and "pagescout_queue_length 0" in metrics
 
 
