@@ -37,6 +37,8 @@ from pipeline.serve.errors import ApiError
 from pipeline.serve.urls import RequestGuard, check_url
 from pipeline.tools import ToolCall, from_json
 
+SETTLE_TIMEOUT_MS = 2_000  # after an action, at most this long for a page it opened to load
+
 
 @dataclass(eq=False)
 class BrowserSession:
@@ -64,7 +66,7 @@ class BrowserSession:
             except CaptureError as exc:
                 raise ApiError(409, f"the page cannot be captured: {exc}", "capture_failed") \
                     from None
-            self.previous, self.distilled = self.distilled, distill(state)
+            self.distilled = distill(state)
         return self.distilled
 
     async def call(self, call: ToolCall) -> ToolResult:
@@ -74,7 +76,15 @@ class BrowserSession:
         result = await execute(call, page, self.actions)
         if call.name != "done":
             self.previous, self.distilled = page, None  # the page may have changed
+            await self._settle()
         return result
+
+    async def _settle(self) -> None:
+        """Let a navigation an action started finish loading before the next capture."""
+        from playwright.async_api import Error as PlaywrightError
+
+        with contextlib.suppress(PlaywrightError, TimeoutError):
+            await self.page.wait_for_load_state("load", timeout=SETTLE_TIMEOUT_MS)
 
 
 class SessionPool:
@@ -84,36 +94,50 @@ class SessionPool:
         self._browser: Any = None
         self._stack: AsyncExitStack | None = None
         self._launching = asyncio.Lock()
+        self._opening = 0  # sessions whose page is loading
 
     def __len__(self) -> int:
         return sum(1 for s in self.sessions.values() if s.error is None)
 
     async def open(self, url: str) -> BrowserSession:
+        """A new session on ``url`` (400 for a refused or failed URL, 429 at the limit)."""
+        await check_url(url, self.settings.allow_private)
+        if len(self) + self._opening >= self.settings.max_sessions:
+            raise ApiError(429, f"{len(self)} sessions are open, the most allowed "
+                           f"(sessions.max_sessions); DELETE one first", "too_many_sessions")
+        self._opening += 1  # a slot held while the page loads
+        try:
+            session = await self._start(url, await self._ensure_browser())
+        finally:
+            self._opening -= 1
+        self.sessions[session.id] = session
+        return session
+
+    async def _start(self, url: str, browser: Any) -> BrowserSession:
         from pipeline.live.actions import LiveActions
         from pipeline.live.browser import new_context
 
-        await check_url(url, self.settings.allow_private)
-        if len(self) >= self.settings.max_sessions:
-            raise ApiError(429, f"{len(self)} sessions are open, the most allowed "
-                           f"(sessions.max_sessions); DELETE one first", "too_many_sessions")
-        browser = await self._ensure_browser()
         config = self.settings.browser
         guard = RequestGuard(self.settings.allow_private)
-        context = await new_context(browser, config)
-        await context.route("**/*", guard.route)
-        page = await context.new_page()
-        session = BrowserSession(uuid.uuid4().hex[:16], url, context, page, LiveActions(page),
-                                 guard, config)
-        page.on("crash", lambda _page: self._fail(session, "the page crashed"))
+        context = None
         try:
+            context = await new_context(browser, config)
+            await context.route("**/*", guard.route)
+            page = await context.new_page()
+            session = BrowserSession(uuid.uuid4().hex[:16], url, context, page,
+                                     LiveActions(page), guard, config)
+            page.on("crash", lambda _page: self._fail(session, "the page crashed"))
             await page.goto(url, wait_until="load", timeout=config.navigation_timeout_ms)
-        except Exception as exc:  # noqa: BLE001 -- any navigation failure is the caller's 400
-            await _close_context(context)
-            blocked = f" (blocked: {guard.blocked[-1]})" if guard.blocked else ""
+        except Exception as exc:  # noqa: BLE001 -- any failure here is the caller's 4xx/503
+            if context is not None:
+                await _close_context(context)
             first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            if not browser.is_connected():
+                raise ApiError(503, f"the browser died while opening {url}: {first}; retry",
+                               "browser_unavailable") from None
+            blocked = f" (blocked: {guard.blocked[-1]})" if guard.blocked else ""
             raise ApiError(400, f"url: {url} did not load: {first}{blocked}",
                            "navigation_failed", "url") from None
-        self.sessions[session.id] = session
         return session
 
     def get(self, session_id: str) -> BrowserSession:
