@@ -76,3 +76,40 @@ def test_datagen_teacher_and_judge_work_against_the_server(policy, fixture_dir):
         "assistant"
     assert failures == 0
     assert len(answers) == 1 and not answers[0].reason.startswith("judge_error"), answers
+
+
+@pytest.mark.browser
+def test_live_episodes_through_the_server_match_the_in_process_ones(policy, fixture_server):
+    from pipeline.agent.history import history_line
+    from pipeline.agent.loop import play_episode
+    from pipeline.serve.config import SessionSettings
+    from pipeline.serve.runs import SessionEnvironment
+    from pipeline.serve.sessions import SessionPool
+    from tests.conftest import require_chromium
+
+    require_chromium()
+    longer = ModelPolicy(policy.model, policy.tokenizer, policy.kind, policy.name,
+                         GenerationSettings(max_new_tokens=32))
+    limits = StepLimits(max_tool_calls=1, max_steps=2)
+
+    async def episode(model) -> dict:
+        pool = SessionPool(SessionSettings(allow_private=True))
+        try:
+            session = await pool.open(f"{fixture_server}/forms.html")
+            record = await play_episode(model, SessionEnvironment(session),
+                                        "Sign in with the email ada@example.com.", "query_only",
+                                        limits, history_line, opening)
+        finally:
+            await pool.close_all()
+        out = record.to_dict()
+        for step in [out, *out["steps"]]:
+            step.pop("seconds")
+        return out
+
+    local = asyncio.run(episode(longer))
+    with running_server(create_app(serve_config(), longer)) as url:
+        client = OpenAIClient(ClientConfig(base_url=f"{url}/v1", model="pagescout", retries=0,
+                                           max_tokens=32))
+        served = asyncio.run(episode(OpenAIPolicy(client)))
+    assert served == local
+    assert len(local["steps"]) >= 1
