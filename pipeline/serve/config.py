@@ -45,6 +45,7 @@ class SessionSettings:
     max_sessions: int = 4
     max_runs: int = 2  # agent runs at once
     idle_timeout_s: float = 300.0  # a session untouched this long is closed
+    run_timeout_s: float = 600.0  # an agent run taking longer is stopped (504)
     allow_private: bool = False  # loopback / private / link-local addresses (tests, intranets)
     mode: Mode = "query_only"  # the observation mode of sessions and runs unless asked
     limits: StepLimits = field(default_factory=StepLimits)
@@ -52,7 +53,8 @@ class SessionSettings:
 
     def validate(self) -> list[str]:
         problems = [f"{key}: must be > 0" for key in ("max_sessions", "max_runs",
-                                                       "idle_timeout_s") if getattr(self, key) <= 0]
+                                                       "idle_timeout_s", "run_timeout_s")
+                    if getattr(self, key) <= 0]
         if self.mode not in MODES:
             problems.append(f"mode: {self.mode!r} is not one of {', '.join(MODES)}")
         return problems

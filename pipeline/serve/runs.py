@@ -10,7 +10,8 @@ The run opens a browser session (same URL rules and pool as ``/v1/sessions``), p
 ``sessions.limits``), closes the session and answers with the episode record. With
 ``"stream": true`` the answer is server-sent events: ``event: step`` with each step's record as
 it ends, then ``event: run`` with the whole record (``event: error`` if the page would not open),
-then ``data: [DONE]``. At most ``sessions.max_runs`` run at once; the next gets 429.
+then ``data: [DONE]``. At most ``sessions.max_runs`` run at once; the next gets 429; a run
+longer than ``sessions.run_timeout_s`` is stopped with 504.
 """
 
 from __future__ import annotations
@@ -117,10 +118,17 @@ class AgentRuns:
         """Open the session, play the episode, close it; frees the run's slot."""
         try:
             session = await self.pool.open(url)
+            session.pinned = True
             try:
-                record = await play_episode(self.policy, SessionEnvironment(session), task, mode,
-                                            limits, history_line, opening, on_step=on_step)
+                record = await asyncio.wait_for(
+                    play_episode(self.policy, SessionEnvironment(session), task, mode, limits,
+                                 history_line, opening, on_step=on_step),
+                    self.settings.run_timeout_s)
                 final_url = session.page.url if session.error is None else None
+            except TimeoutError:
+                raise ApiError(504, f"the run took longer than sessions.run_timeout_s="
+                               f"{self.settings.run_timeout_s:g} s; give fewer max_steps",
+                               "timeout") from None
             finally:
                 await self.pool.close(session.id)
         finally:

@@ -53,6 +53,7 @@ class BrowserSession:
     distilled: DistilledPage | None = None  # the last capture, None when stale
     previous: DistilledPage | None = None
     error: str | None = None
+    pinned: bool = False  # an agent run's page: closed by the run, never reaped
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     async def current(self) -> DistilledPage:
@@ -163,7 +164,8 @@ class SessionPool:
         """Close sessions idle longer than ``idle_timeout_s``; their ids."""
         now = time.monotonic()
         idle = [sid for sid, s in self.sessions.items()
-                if now - s.last_used > self.settings.idle_timeout_s and not s.lock.locked()]
+                if now - s.last_used > self.settings.idle_timeout_s and not s.lock.locked()
+                and not s.pinned]
         for sid in idle:
             with contextlib.suppress(ApiError):
                 await self.close(sid)

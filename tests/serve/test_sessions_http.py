@@ -100,7 +100,7 @@ def test_an_agent_run_plays_an_episode(served, fixture_server):
     run = httpx.post(f"{served}/v1/agent/runs", timeout=120, json={
         "task": "Enter Ada as the full name.", "url": f"{fixture_server}/forms.html",
         "max_steps": 3}).json()
-    assert run["stop"] == "done", run
+    assert run.get("stop") == "done", run
     assert len(run["steps"]) == 2 and run["steps"][0]["action"]["name"] == "type"
     assert run["steps"][0]["queries"] == 1 and run["history"][0].endswith("-> TYPE: Ada")
     assert run["prompt_tokens"] == 30 and run["completion_tokens"] == 15
@@ -171,3 +171,12 @@ def test_sessions_beyond_the_limit_get_429(policy, fixture_server):
         third = http.post("/v1/sessions", json={"url": f"{fixture_server}/shop.html"})
     assert first.status_code == 200 and third.status_code == 200
     assert second.status_code == 429 and second.json()["error"]["code"] == "too_many_sessions"
+
+
+def test_a_run_over_its_time_is_stopped_with_504(policy, fixture_server):
+    slow = ScriptedPolicy(policy.tokenizer, reply=agent_script, delay_s=1.0)
+    with running_server(build_app(sessions_config(run_timeout_s=0.5), slow)) as url:
+        late = httpx.post(f"{url}/v1/agent/runs", timeout=60, json={
+            "task": "Enter Ada as the full name.", "url": f"{fixture_server}/forms.html"})
+        assert late.status_code == 504 and late.json()["error"]["code"] == "timeout"
+        assert httpx.get(f"{url}/health").json()["sessions"] == 0  # its session was closed
