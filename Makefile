@@ -1,10 +1,11 @@
 # pagescout: `make demo` runs the main job (record -> build -> train -> eval -> report, stages
 # cached in outputs/demo), `make test` runs the test suite. Both set everything up first
 # (scripts/setup.sh is idempotent). `make demo-tiny` is the same chain in miniature; `make report`
-# the page engine's report on the bundled pages.
+# the page engine's report on the bundled pages; `make serve` the server (SERVE_ARGS="checkpoint=RUN
+# port=8011" to serve a trained model; the untuned base model by default).
 PY := .venv/bin/python
 
-.PHONY: setup demo demo-tiny report test test-fast bench lint
+.PHONY: setup demo demo-tiny report serve test test-fast bench lint
 
 setup:
 	bash scripts/setup.sh
@@ -17,6 +18,9 @@ demo-tiny: setup
 
 report: setup
 	$(PY) -m pipeline report --config configs/pipeline/report.yaml
+
+serve: setup
+	$(PY) -m pipeline serve --config configs/serve/default.yaml $(SERVE_ARGS)
 
 test: setup
 	$(PY) -m pytest -q

@@ -164,13 +164,15 @@ HistoryLine = Callable[[ToolCall, DistilledPage], str]
 
 async def play_episode(policy: Policy, env: Environment, task: str, mode: Mode,
                        limits: StepLimits, history_line: HistoryLine,
-                       opening: Callable[..., list[dict[str, Any]]], gold: Any = None
+                       opening: Callable[..., list[dict[str, Any]]], gold: Any = None,
+                       on_step: Callable[[StepOutcome], Awaitable[None]] | None = None
                        ) -> EpisodeRecord:
     """Steps until the environment is finished, the policy says done, or ``max_steps``.
 
     ``opening(task, history, page, mode, previous)`` builds a step's first messages
     (``pipeline.agent.conversation.opening``); ``history_line(action, page)`` the line the
-    action adds to the history, from the page it acted on."""
+    action adds to the history, from the page it acted on; ``on_step(outcome)``, when given,
+    hears of each step as it ends (the server streams agent runs with it)."""
     started = time.perf_counter()
     record = EpisodeRecord(task, mode)
     previous: DistilledPage | None = None
@@ -181,6 +183,8 @@ async def play_episode(policy: Policy, env: Environment, task: str, mode: Mode,
         situation = Situation(task, list(record.history), mode, messages, page, gold)
         outcome = await play_step(policy, situation, env.act, limits)
         record.steps.append(outcome)
+        if on_step is not None:
+            await on_step(outcome)
         previous = page
         if outcome.action is None or outcome.result is None or not outcome.result.ok:
             record.history.append(f"(no action: {outcome.stop})")

@@ -11,7 +11,8 @@ the call format and two worked examples) in place of the system prompt. Decoding
 stops at ``<bu_end>`` or the end of the turn. ``next_turn`` calls made at the same time (episodes
 or offline steps run concurrently) are batched: the first waits ``batch_wait_s`` for others to
 join, then one ``generate_turns`` call serves up to ``batch_size`` of them in a worker thread,
-so browsers keep running while the model generates.
+so browsers keep running while the model generates (``generate(messages)`` is the same batched
+generation for callers with a conversation of their own, such as the server's chat endpoint).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Any, Literal
 import torch
 
 from pipeline.agent.policy import Situation, Turn, calls_before, turn_from_text
-from pipeline.agent.prompts import mode_of, untuned_system_prompt
+from pipeline.agent.prompts import is_agent_prompt, mode_of, untuned_system_prompt
 from pipeline.model.generate import Generation, bf16_supported, generate_turns
 
 Kind = Literal["trained", "untuned"]
@@ -53,14 +54,14 @@ class ModelPolicy:
         self.bf16 = bf16_supported() if settings.bf16 is None else settings.bf16
         if settings.threads is not None:
             torch.set_num_threads(settings.threads)
-        self._pending: list[tuple[list[dict[str, Any]], asyncio.Future]] = []
+        self._pending: list[tuple[list[dict[str, Any]], int, asyncio.Future]] = []
         self._worker: asyncio.Task | None = None
         self._stats = {"prompts": 0, "batches": 0, "prompt_tokens": 0, "generated_tokens": 0,
                        "seconds": 0.0}
 
     async def next_turn(self, situation: Situation) -> Turn:
         started = time.perf_counter()
-        generation = await self._generate(self.prompt_messages(situation.messages))
+        generation = await self.generate(self.prompt_messages(situation.messages))
         return turn_from_text(generation.text, calls_before(situation.messages),
                               prompt_tokens=generation.prompt_tokens,
                               completion_tokens=generation.completion_tokens,
@@ -68,20 +69,24 @@ class ModelPolicy:
 
     def prompt_messages(self, messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         """The conversation as this model reads it (the untuned one gets the long system prompt
-        with the tool list and examples)."""
+        with the tool list and examples in place of an agent system prompt; a caller's own
+        system prompt, such as a judge's, is left as it is)."""
         out = [dict(m) for m in messages]
-        if self.kind == "untuned" and out and out[0].get("role") == "system":
+        if self.kind == "untuned" and out and out[0].get("role") == "system" \
+                and is_agent_prompt(out[0].get("content") or ""):
             out[0]["content"] = untuned_system_prompt(mode_of(out[0]["content"]))
         return out
 
-    def generate_now(self, conversations: Sequence[Sequence[Mapping[str, Any]]]
-                     ) -> list[Generation]:
-        """Synchronous batched generation (no event loop needed)."""
+    def generate_now(self, conversations: Sequence[Sequence[Mapping[str, Any]]],
+                     max_new_tokens: int | None = None) -> list[Generation]:
+        """Synchronous batched generation (no event loop needed); ``max_new_tokens`` may lower
+        the settings' limit (prompts are cut to the same length either way)."""
         s = self.settings
+        limit = min(max_new_tokens or s.max_new_tokens, s.max_new_tokens)
         started = time.perf_counter()
         out = generate_turns(self.model, self.tokenizer, conversations,
-                             max_length=s.max_length, max_new_tokens=s.max_new_tokens,
-                             batch_size=s.batch_size, bf16=self.bf16)
+                             max_length=s.max_length - s.max_new_tokens + limit,
+                             max_new_tokens=limit, batch_size=s.batch_size, bf16=self.bf16)
         self._stats["batches"] += -(-len(conversations) // s.batch_size)
         self._stats["prompts"] += len(conversations)
         self._stats["prompt_tokens"] += sum(g.prompt_tokens for g in out)
@@ -96,9 +101,14 @@ class ModelPolicy:
         s["bf16"] = self.bf16
         return s
 
-    async def _generate(self, messages: list[dict[str, Any]]) -> Generation:
+    async def generate(self, messages: list[dict[str, Any]],
+                       max_new_tokens: int | None = None) -> Generation:
+        """The next turn of ``messages`` (as ``prompt_messages`` gives them), batched with the
+        calls made at the same time (the agent loop, the server's chat requests) that ask for
+        the same ``max_new_tokens`` (which may lower the settings' limit, never raise it)."""
         future = asyncio.get_running_loop().create_future()
-        self._pending.append((messages, future))
+        limit = min(max_new_tokens or self.settings.max_new_tokens, self.settings.max_new_tokens)
+        self._pending.append((messages, limit, future))
         if self._worker is None or self._worker.done():
             self._worker = asyncio.create_task(self._drain())
         return await future
@@ -106,16 +116,24 @@ class ModelPolicy:
     async def _drain(self) -> None:
         while self._pending:
             await asyncio.sleep(self.settings.batch_wait_s)  # let concurrent callers join
-            batch = self._pending[:self.settings.batch_size]
-            del self._pending[:len(batch)]
+            waiting = [p for p in self._pending if not p[2].done()]  # skip who gave up
+            if not waiting:
+                self._pending = []
+                break
+            limit = waiting[0][1]
+            batch, self._pending = [], []
+            for item in waiting:  # the oldest request's limit, up to batch_size of them
+                fits = item[1] == limit and len(batch) < self.settings.batch_size
+                (batch if fits else self._pending).append(item)
             try:
-                outs = await asyncio.to_thread(self.generate_now, [m for m, _ in batch])
+                outs = await asyncio.to_thread(self.generate_now, [m for m, _, _ in batch],
+                                               limit)
             except Exception as exc:  # noqa: BLE001 -- handed to every waiting caller
-                for _, future in batch:
+                for _, _, future in batch:
                     if not future.done():
                         future.set_exception(exc)
                 continue
-            for (_, future), generation in zip(batch, outs, strict=True):
+            for (_, _, future), generation in zip(batch, outs, strict=True):
                 if not future.done():
                     future.set_result(generation)
 

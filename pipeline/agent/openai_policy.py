@@ -5,6 +5,10 @@
 
 The step's messages go out in the API's form (``api_messages``: JSON-text arguments,
 ``tool_call_id``s) with the tool schemas; the reply's ``tool_calls`` are decoded by the codec.
+A reply without ``tool_calls`` is read as a local model's text is (``turn_from_text``): calls
+written in its content (functional tokens or JSON) count, and one that holds none, or a broken
+one, gets the same error a local model would -- so pagescout's own server behind this policy
+plays exactly the episodes the in-process model plays.
 The reply is recorded as it came: valid calls with dict arguments, invalid ones with their raw
 arguments (a dict when they parse as JSON, else the text). ``turn.meta`` holds the usage,
 latency, attempts and finish reason; a request that fails for good raises ``LLMError`` (the
@@ -20,7 +24,7 @@ from typing import Any
 
 from pipeline.agent.conversation import api_messages
 from pipeline.agent.openai_client import ChatResult, OpenAIClient
-from pipeline.agent.policy import Situation, Turn
+from pipeline.agent.policy import Situation, Turn, calls_before, turn_from_text
 from pipeline.tools import ToolCall, ToolError, from_openai_message, openai_tools, to_openai
 
 
@@ -34,11 +38,14 @@ class OpenAIPolicy:
         params = {} if self.seed is None else {"seed": self.seed}
         reply = await asyncio.to_thread(self.client.chat, api_messages(situation.messages),
                                         tools=tool_schemas(), **params)
+        usage = {"prompt_tokens": reply.usage.prompt_tokens,
+                 "completion_tokens": reply.usage.completion_tokens, "seconds": reply.latency,
+                 "meta": turn_meta(reply)}
+        if not reply.message.get("tool_calls"):  # calls written as text, or none at all
+            return turn_from_text(reply.message.get("content") or "",
+                                  calls_before(situation.messages), **usage)
         decoded = from_openai_message(reply.message)
-        return Turn(recorded(reply.message, decoded), decoded,
-                    prompt_tokens=reply.usage.prompt_tokens,
-                    completion_tokens=reply.usage.completion_tokens, seconds=reply.latency,
-                    meta=turn_meta(reply))
+        return Turn(recorded(reply.message, decoded), decoded, **usage)
 
 
 def recorded(message: dict[str, Any], decoded: list[ToolCall | ToolError]) -> dict[str, Any]:

@@ -73,6 +73,12 @@ def mode_of(text: str) -> Mode:
     return _MODE_OF.get(text, "query_only")
 
 
+def is_agent_prompt(text: str) -> bool:
+    """Whether ``text`` is one of the agent's system prompts (full or brief), as opposed to a
+    prompt of a caller's own (a judge's, a chat client's)."""
+    return text in _MODE_OF
+
+
 def brief_system_prompt(text: str) -> str:
     """The student's short form of a ``system_prompt(mode)`` text; any other text as it is."""
     return _BRIEF_OF.get(text, text)

@@ -3,12 +3,15 @@
     python -m pipeline snapshot <url-or-file> [--format flat|outline|json] [--out page.json.gz]
     python -m pipeline query <page.json.gz | url | file> --text "add to cart" --role button
     python -m pipeline report --config configs/pipeline/report.yaml [key=value ...]
+    python -m pipeline serve --config configs/serve/default.yaml checkpoint=RUN | model=smollm2
 
 ``snapshot`` prints one page's rendering (stdout) and its compaction metrics (stderr); ``query``
 runs one query tool (or any tool call, ``--call '<bu_query>{...}<bu_end>'``) against a page, or
 prints what an agent mode observes (``--observe query_only``);
 ``report`` is the main job: it captures the bundled fixture pages and MiniWoB++ task pages and
-prints nodes / characters / tokens / milliseconds per page for raw HTML, flat and outline.
+prints nodes / characters / tokens / milliseconds per page for raw HTML, flat and outline;
+``serve`` runs the OpenAI-compatible server with browser sessions and agent runs
+(``pipeline.serve``; ``host=``, ``port=`` and any other key of ``ServeConfig`` as overrides).
 Errors print one line naming the problem and exit with status 2.
 """
 
@@ -61,6 +64,13 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--seed", type=int, help="MiniWoB++ episode seed (overrides seed)")
     report.add_argument("--limit", type=int, help="at most this many pages (overrides limit)")
     report.add_argument("overrides", nargs="*", help="key.sub=value config overrides")
+
+    serve = commands.add_parser("serve", help="serve the model, browser sessions and agent runs")
+    serve.add_argument("--config", type=Path, help="YAML config (configs/serve/default.yaml)")
+    serve.add_argument("--mcp", choices=("stdio", "http"),
+                       help="serve the tools as an MCP server instead (stdio or streamable HTTP)")
+    serve.add_argument("overrides", nargs="*",
+                       help="key.sub=value overrides: checkpoint=RUN, model=smollm2, port=8011")
     return parser
 
 
@@ -94,6 +104,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         from pipeline.cli.query import query
 
         return query(args, _loader(args))
+    if args.command == "serve":
+        return serve(args)
     return report(args)
 
 
@@ -160,3 +172,17 @@ def report(args: argparse.Namespace) -> int:
     config = load_config(ReportConfig, args.config, shared_overrides(args))
     run_report(config)
     return 0
+
+
+def serve(args: argparse.Namespace) -> int:
+    from pipeline.config import load_config
+    from pipeline.serve.config import ServeConfig
+
+    config = load_config(ServeConfig, args.config, list(args.overrides))
+    if args.mcp:
+        from pipeline.serve.mcp_server import serve_mcp
+
+        return serve_mcp(config, args.mcp)
+    from pipeline.serve.main import serve as run_server
+
+    return run_server(config)

@@ -1,0 +1,37 @@
+"""The serve issue's section of docs/BENCHMARKS.md, from ``benchmarks/results/serve.json``
+(written by ``benchmarks/serve_benchmark.py``).
+
+    parts += serve_section(results["serve"])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from common import markdown_table
+
+SERVE_RESULTS = ("serve",)
+COLUMNS = (("server", "server"), ("clients", "clients"), ("requests", "requests"),
+           ("requests_per_s", "req/s"), ("p50_s", "p50 s"), ("p95_s", "p95 s"),
+           ("tokens_per_s", "tokens/s"), ("mean_batch", "mean batch"), ("errors", "errors"))
+
+
+def serve_section(serve: dict[str, Any] | None) -> list[str]:
+    out = ["## Serving: chat completions over HTTP", ""]
+    if serve is None:
+        return out + ["_`benchmarks/results/serve.json` is missing: that benchmark has not run._"]
+    targets = [[t["name"], t["target"], t["measured"],
+                {True: "met", False: "NOT met", None: "not measured"}[t["met"]], t["gap"]]
+               for t in serve["targets"]]
+    note = (f"Command: `{serve['command']}` at `{serve['commit']}` (1-minute load average "
+            f"{serve['machine'].get('load_avg_1m')}). Model `{serve['model']}` rendered as "
+            f"a {serve['prompt']} model reads a query_only step ({serve['prompt_tokens']} prompt "
+            f"tokens), {serve['max_new_tokens']} new tokens per answer, greedy, "
+            f"{serve.get('threads')} torch thread(s); each client sends "
+            f"{serve['requests_per_client']} requests back to back. The baseline is the same "
+            "server generating one request at a time (batch size 1).")
+    out += [note, "",
+            markdown_table(["target", "goal", "measured", "verdict", "gap"], targets), "",
+            markdown_table([label for _, label in COLUMNS],
+                           [[row.get(key) for key, _ in COLUMNS] for row in serve["rows"]])]
+    return out

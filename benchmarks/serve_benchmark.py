@@ -1,0 +1,168 @@
+"""Serving throughput: requests/s and p50/p95 latency of the chat endpoint at 1, 4 and 16
+concurrent clients, against a one-request-at-a-time server in the same run.
+
+    python benchmarks/serve_benchmark.py [--model smollm2 | --checkpoint RUN]
+        [--max-new-tokens 32] [--requests-per-client 2] [--out benchmarks/results/serve.json]
+
+Every request is one query_only agent step (the opening of a step on the bundled ``shop.html``:
+system prompt, task, the page overview) sent with the tool schemas over real HTTP to a server
+on 127.0.0.1 (``pipeline.serve``), each client a thread with its own connection sending its
+requests back to back. The batching server is the served configuration (``batch_size`` 16,
+``batch_wait_s`` 0.02); the baseline is the same model and server with ``batch_size`` 1, so
+requests are generated one at a time, measured with 16 clients. The base model is rendered as
+a trained checkpoint is (``--prompt trained``: brief system prompt, no tool list -- what a
+served checkpoint reads) unless ``--prompt untuned``. Every answer runs to ``max_new_tokens``
+or the end of the turn, so both servers generate the same tokens. Target (the serve issue):
+>= 2x the baseline's requests/s at 16 clients, p95 under 5 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import threading
+import time
+from pathlib import Path
+
+import httpx
+from common import finish, machine_info, print_table
+from targets import Target
+
+from pipeline.agent.conversation import api_messages, opening
+from pipeline.agent.model_policy import GenerationSettings, ModelPolicy, load_model_policy
+from pipeline.agent.openai_policy import tool_schemas
+from pipeline.distill import distill
+from pipeline.html.source import page_from_html
+from pipeline.serve.app import create_app
+from pipeline.serve.config import Limits, ServeConfig
+from pipeline.serve.main import running_server
+
+FIXTURES = Path(__file__).resolve().parents[1] / "pipeline" / "fixtures"
+CONCURRENCY = (1, 4, 16)
+SPEEDUP_TARGET, P95_TARGET_S = 2.0, 5.0
+
+
+def step_messages() -> list[dict]:
+    page = distill(page_from_html((FIXTURES / "shop.html").read_text(encoding="utf-8"),
+                                  "http://shop.test/shop.html"))
+    return api_messages(opening("Add the cheapest pair of headphones to the cart.", [], page,
+                                "query_only"))
+
+
+def load(url: str, clients: int, per_client: int, messages: list[dict]) -> dict:
+    """``clients`` threads each sending ``per_client`` requests back to back."""
+    latencies: list[float] = []
+    statuses: list[int] = []
+    tokens: list[int] = []
+    prompt: list[int] = []
+    lock = threading.Lock()
+
+    def client() -> None:
+        with httpx.Client(base_url=url, timeout=600) as http:
+            for _ in range(per_client):
+                started = time.perf_counter()
+                response = http.post("/v1/chat/completions", json={
+                    "model": "pagescout", "messages": messages, "tools": tool_schemas()})
+                with lock:
+                    latencies.append(time.perf_counter() - started)
+                    statuses.append(response.status_code)
+                    if response.status_code == 200:
+                        usage = response.json()["usage"]
+                        tokens.append(usage["completion_tokens"])
+                        prompt.append(usage["prompt_tokens"])
+
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    wall = time.perf_counter() - started
+    ordered = sorted(latencies)
+    return {"clients": clients, "requests": len(latencies), "seconds": round(wall, 2),
+            "requests_per_s": round(len(latencies) / wall, 3),
+            "p50_s": round(statistics.median(ordered), 2),
+            "p95_s": round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 2),
+            "errors": sum(s != 200 for s in statuses),
+            "prompt_tokens": max(prompt, default=0), "completion_tokens": sum(tokens),
+            "tokens_per_s": round(sum(tokens) / wall, 1)}
+
+
+def measure(policy: ModelPolicy, label: str, levels: tuple[int, ...], per_client: int,
+            messages: list[dict]) -> list[dict]:
+    config = ServeConfig(limits=Limits(max_queue=256, request_timeout_s=600))
+    rows = []
+    with running_server(create_app(config, policy)) as url:
+        load(url, 1, 1, messages)  # warm-up: first-call allocations, not measured
+        for clients in levels:
+            before = policy.stats()
+            row = {"server": label, **load(url, clients, per_client, messages)}
+            after = policy.stats()
+            batches = max(after["batches"] - before["batches"], 1)
+            row["mean_batch"] = round((after["prompts"] - before["prompts"]) / batches, 2)
+            rows.append(row)
+            print(row, flush=True)
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--model", default="smollm2")
+    parser.add_argument("--checkpoint", help="a training run, adapter or merged folder")
+    parser.add_argument("--prompt", choices=("trained", "untuned"), default="trained")
+    parser.add_argument("--max-new-tokens", type=int, default=32)
+    parser.add_argument("--requests-per-client", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=1,
+                        help="torch CPU threads (1: steady on a small shared machine)")
+    parser.add_argument("--out", default="benchmarks/results/serve.json")
+    args = parser.parse_args()
+
+    served = GenerationSettings(max_new_tokens=args.max_new_tokens, batch_size=16,
+                                threads=args.threads)
+    loaded = load_model_policy(args.checkpoint or args.model, served)
+    kind = loaded.kind if args.checkpoint else args.prompt
+    batching = ModelPolicy(loaded.model, loaded.tokenizer, kind, loaded.name, served)
+    one_at_a_time = ModelPolicy(loaded.model, loaded.tokenizer, kind, loaded.name,
+                                GenerationSettings(max_new_tokens=args.max_new_tokens,
+                                                   batch_size=1, threads=args.threads))
+    messages = step_messages()
+    baseline = measure(one_at_a_time, "one at a time", (16,), args.requests_per_client,
+                       messages)
+    rows = measure(batching, "batching", CONCURRENCY, args.requests_per_client, messages)
+    report(baseline + rows)
+    verdict = [t.to_dict() for t in serve_targets(baseline[0], rows)]
+    for target in verdict:
+        print(target)
+    finish({"benchmark": "serve", "model": loaded.name, "prompt": kind, "threads": args.threads,
+            "max_new_tokens": args.max_new_tokens, "prompt_tokens": rows[0].get("prompt_tokens"),
+            "requests_per_client": args.requests_per_client, "rows": baseline + rows,
+            "targets": verdict, "machine": machine_info()}, args.out)
+
+
+def serve_targets(baseline: dict, rows: list[dict]) -> list[Target]:
+    at16 = next(r for r in rows if r["clients"] == 16)
+    speedup = at16["requests_per_s"] / baseline["requests_per_s"]
+    return [
+        Target("serving throughput, 16 clients", f">= {SPEEDUP_TARGET:g}x the one-at-a-time "
+               "server's requests/s", f"{at16['requests_per_s']:.2f} vs "
+               f"{baseline['requests_per_s']:.2f} req/s = {speedup:.2f}x",
+               speedup >= SPEEDUP_TARGET,
+               "" if speedup >= SPEEDUP_TARGET else f"{SPEEDUP_TARGET - speedup:.2f}x short"),
+        Target("serving latency, 16 clients", f"p95 < {P95_TARGET_S:g} s",
+               f"p95 {at16['p95_s']:.1f} s (p50 {at16['p50_s']:.1f} s)",
+               at16["p95_s"] < P95_TARGET_S,
+               "" if at16["p95_s"] < P95_TARGET_S else
+               f"{at16['p95_s'] / P95_TARGET_S:.1f}x the budget"),
+    ]
+
+
+def report(rows: list[dict]) -> None:
+    print_table("Chat completions over HTTP (one query_only step per request)",
+                ["server", "clients", "requests", "req/s", "p50 s", "p95 s", "tokens/s",
+                 "errors"],
+                [[r["server"], r["clients"], r["requests"], r["requests_per_s"], r["p50_s"],
+                  r["p95_s"], r["tokens_per_s"], r["errors"]] for r in rows])
+
+
+if __name__ == "__main__":
+    main()
