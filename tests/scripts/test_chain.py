@@ -37,10 +37,11 @@ def test_the_tiny_chain_runs_end_to_end_and_skips_what_is_up_to_date(tmp_path):
                  "train/adapter/adapter_config.json", "train/metrics.json",
                  "eval/results.json", "eval/episodes.jsonl", "report/report.md"):
         assert (out / name).is_file(), name
-    stages = ["record", "build", "train", "eval", "report"]
-    for stage in stages:
-        manifest = json.loads((out / stage / "chain_stage.json").read_text())
-        assert manifest["status"] == "complete" and manifest["key"]
+    folders = {"record": "record", "build": "dataset", "train": "train", "eval": "eval",
+               "report": "report"}
+    for stage, folder in folders.items():
+        manifest = json.loads((out / folder / "chain_stage.json").read_text())
+        assert manifest["stage"] == stage and manifest["status"] == "complete" and manifest["key"]
     results = json.loads((out / "eval" / "results.json").read_text())
     assert set(results["runs"]) == {"oracle/query_only", "random/query_only",
                                     "checkpoint/query_only"}
