@@ -1,14 +1,18 @@
 # pagescout: `make demo` runs the main job (record -> build -> train -> eval -> report, stages
 # cached in outputs/demo), `make test` runs the test suite. Both set everything up first
-# (scripts/setup.sh is idempotent). `make demo-tiny` is the same chain in miniature; `make report`
+# (scripts/setup.sh is idempotent; `make test` also sets up BrowserGym's own venv, so the bridge's
+# live tests run). `make demo-tiny` is the same chain in miniature; `make report`
 # the page engine's report on the bundled pages; `make serve` the server (SERVE_ARGS="checkpoint=RUN
 # port=8011" to serve a trained model; the untuned base model by default).
 PY := .venv/bin/python
 
-.PHONY: setup demo demo-tiny report serve test test-fast bench lint
+.PHONY: setup setup-browsergym demo demo-tiny report serve test test-fast bench lint
 
 setup:
 	bash scripts/setup.sh
+
+setup-browsergym: setup
+	bash scripts/setup_browsergym.sh
 
 demo: setup
 	$(PY) scripts/chain.py --config configs/chain/demo.yaml
@@ -22,7 +26,7 @@ report: setup
 serve: setup
 	$(PY) -m pipeline serve --config configs/serve/default.yaml $(SERVE_ARGS)
 
-test: setup
+test: setup setup-browsergym
 	$(PY) -m pytest -q
 
 test-fast: setup
