@@ -25,6 +25,7 @@ if str(REPO) not in sys.path:  # the scripts run as files: make `pipeline` impor
     sys.path.insert(0, str(REPO))
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from pipeline.report.page_set import PageSpec
@@ -163,4 +164,4 @@ def finish(payload: dict[str, Any], out: str | Path) -> None:
     payload["command"] = command_line()
     payload["commit"] = git_commit()
     write_json(out, payload)
-    console.print(f"command: [bold]{payload['command']}[/bold]")
+    console.print(f"command: [bold]{escape(payload['command'])}[/bold]")  # keeps `k=[a,b]`
