@@ -113,12 +113,7 @@ def _by_run(out: Path, runs: dict[str, Any], key: str, plt) -> Path:
         ax.bar(xs, values, width, yerr=errors, capsize=3, label=group)
     ax.set_xticks([x + 0.4 - width / 2 for x in range(len(names))], names, rotation=25,
                   fontsize=7, ha="right")
-    ax.set_ylabel(key.replace("_", " "))
-    ax.set_ylim(0, 1.05)
-    ax.legend(fontsize=7)
-    ax.set_title(f"{key.replace('_', ' ')} by run (95% intervals)")
-    fig.tight_layout()
-    return _save(fig, out / f"{key}_by_run.png", plt)
+    return _finish_share(fig, ax, key, "by run (95% intervals)", out / f"{key}_by_run.png", plt)
 
 
 def _per_item(out: Path, runs: dict[str, Any], key: str, live: bool, plt) -> Path | None:
@@ -134,12 +129,18 @@ def _per_item(out: Path, runs: dict[str, Any], key: str, live: bool, plt) -> Pat
         ax.bar([x + i * width for x in range(len(items))], values, width, label=run)
     ax.set_xticks([x + 0.4 - width / 2 for x in range(len(items))], items, rotation=75,
                   fontsize=7)
+    item = "task" if live else "website"
+    return _finish_share(fig, ax, key, f"per {item}", out / f"{key}_by_{item}.png", plt)
+
+
+def _finish_share(fig, ax, key: str, title: str, path: Path, plt) -> Path:
+    """Label a bar chart of a share (0..1) of ``key``, title it and save it."""
     ax.set_ylabel(key.replace("_", " "))
     ax.set_ylim(0, 1.05)
     ax.legend(fontsize=7)
-    ax.set_title(f"{key.replace('_', ' ')} per {'task' if live else 'website'}")
+    ax.set_title(f"{key.replace('_', ' ')} {title}")
     fig.tight_layout()
-    return _save(fig, out / f"{key}_by_{'task' if live else 'website'}.png", plt)
+    return _save(fig, path, plt)
 
 
 def _tokens_by_run(out: Path, runs: dict[str, Any], plt) -> Path:
