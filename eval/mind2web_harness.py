@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -36,6 +37,7 @@ from pipeline.agent.loop import StepLimits, StepOutcome, play_step
 from pipeline.agent.observe import observation_tokens
 from pipeline.agent.policy import Situation
 from pipeline.distill import distill
+from pipeline.errors import PagescoutError
 from pipeline.tools import ToolCall
 
 _OPS = {"click": "CLICK", "type": "TYPE", "select": "SELECT", "press": "PRESS", "done": "DONE"}
@@ -126,16 +128,24 @@ def _items(cfg: EvalConfig, run: str, policy: str, mode: str, done: set[str]
     dropped: list[Reject] = []
     websites: dict[str, str] = {}
     count = 0
+    other_splits: Counter[str] = Counter()
     for step in iter_steps(m2w.inputs, rejects=dropped.append, source="mind2web"):
         websites[step.annotation_id] = step.website
         split = assign_split(step, m2w.splits)
         if split not in m2w.eval_splits:
+            other_splits[split] += 1
             continue
         if cfg.limit is not None and count >= cfg.limit:
             return
         count += 1
         if f"{run}|{step.step_id}" not in done:
             yield step, split
+    if not count and other_splits:
+        found = ", ".join(f"{name} ({n} steps)" for name, n in sorted(other_splits.items()))
+        raise PagescoutError(
+            f"mind2web.input: none of the steps read is in mind2web.eval_splits "
+            f"{m2w.eval_splits}; they are in {found}. Pass files of a test split, or "
+            f"mind2web.eval_splits=[{', '.join(sorted(other_splits))}] to evaluate these")
     for reject in dropped:
         if not reject.dropped or not reject.action_uid:
             continue  # a defect the step survived, or a whole file/task that gave nothing

@@ -17,6 +17,7 @@ from eval.policies import PolicyFactory
 from eval.results import summarize_offline
 from eval.run import main
 from pipeline.agent.policy import Situation, Turn, turn_from_calls
+from pipeline.errors import PagescoutError
 from pipeline.tools import make_call
 
 
@@ -99,3 +100,11 @@ def test_a_resumed_run_plays_only_the_missing_steps(task_file, tmp_path):
     assert len(seen) == len(lines) - 3
     keys = [json.loads(line)["key"] for line in journal.read_text().splitlines()]
     assert len(keys) == len(set(keys)) == len(lines)
+
+
+def test_files_outside_the_eval_splits_are_an_error_that_names_their_split(tmp_path):
+    train = write_tasks(tmp_path / "data" / "train" / "tasks.json", [shop_task("shop2")])
+    with pytest.raises(PagescoutError, match=r"they are in train \(4 steps\).*eval_splits=\[train\]"):
+        main(config(train, tmp_path / "out", "policy=oracle"))
+    results = main(config(train, tmp_path / "ok", "policy=oracle", "mind2web.eval_splits=[train]"))
+    assert results["runs"]["oracle/query_only"]["aggregate"]["steps"] == 4
