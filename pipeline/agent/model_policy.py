@@ -82,7 +82,7 @@ class ModelPolicy:
         """Synchronous batched generation (no event loop needed); ``max_new_tokens`` may lower
         the settings' limit (prompts are cut to the same length either way)."""
         s = self.settings
-        limit = min(max_new_tokens or s.max_new_tokens, s.max_new_tokens)
+        limit = self.new_token_limit(max_new_tokens)
         started = time.perf_counter()
         out = generate_turns(self.model, self.tokenizer, conversations,
                              max_length=s.max_length - s.max_new_tokens + limit,
@@ -93,6 +93,11 @@ class ModelPolicy:
         self._stats["generated_tokens"] += sum(g.completion_tokens for g in out)
         self._stats["seconds"] += time.perf_counter() - started
         return out
+
+    def new_token_limit(self, asked: int | None) -> int:
+        """The answer length for a caller's ``asked`` limit: it may lower the settings', never
+        raise it."""
+        return min(asked or self.settings.max_new_tokens, self.settings.max_new_tokens)
 
     def stats(self) -> dict[str, Any]:
         s = dict(self._stats)
@@ -107,8 +112,7 @@ class ModelPolicy:
         calls made at the same time (the agent loop, the server's chat requests) that ask for
         the same ``max_new_tokens`` (which may lower the settings' limit, never raise it)."""
         future = asyncio.get_running_loop().create_future()
-        limit = min(max_new_tokens or self.settings.max_new_tokens, self.settings.max_new_tokens)
-        self._pending.append((messages, limit, future))
+        self._pending.append((messages, self.new_token_limit(max_new_tokens), future))
         if self._worker is None or self._worker.done():
             self._worker = asyncio.create_task(self._drain())
         return await future

@@ -8,7 +8,8 @@ Requests that arrive together are batched by ``ModelPolicy.generate`` (the first
 A request's ``max_tokens`` may lower the answer's length below
 ``generation.max_new_tokens``, never raise it. At most ``limits.max_queue`` requests wait for or
 are in generation; the next one gets 429
-with ``Retry-After``. Each prompt is rendered once up front, so a conversation that cannot be
+with ``Retry-After``. Each prompt is rendered up front as a check (generation renders it again,
+a few milliseconds beside seconds of decoding), so a conversation that cannot be
 rendered (a bad tool call, longer than the context) gets its own 400 instead of failing the
 batch it would have joined; a request waiting longer than ``request_timeout_s`` gets 504.
 """
