@@ -30,7 +30,30 @@ from pipeline.page_state import PageState, link_children
 DETACH_TIMEOUT_S = 5.0
 NAVIGATED = "execution context was destroyed"  # Playwright's words for a navigation mid-call
 
-PAGE_INFO_JS = """() => {
+# Images still loading size their elements only once they arrive: an <img> or an element drawn by
+# a CSS ``content: url(...)`` (MiniWoB++'s social-media icons) is 0x0 until then and would be
+# dropped as invisible. So the page first waits, at most ``settle_timeout_ms``, for the images that
+# still lack a size; background images do not size their element and are not waited for.
+PAGE_INFO_JS = """async (settleMs) => {
+  const waits = [];
+  if (settleMs > 0) {
+    for (const img of document.images) if (!img.complete) waits.push(img.decode().catch(() => {}));
+    for (const el of document.querySelectorAll("body *")) {
+      if (!(el instanceof HTMLElement) || el instanceof HTMLImageElement || el.offsetWidth) continue;
+      const style = getComputedStyle(el);
+      if (style.display === "none" || !style.content.includes("url(")) continue;
+      for (const [, src] of style.content.matchAll(/url\\("?([^")]+)"?\\)/g)) {
+        const image = new Image();
+        image.src = src;
+        if (!image.complete) waits.push(image.decode().catch(() => {}));
+      }
+    }
+  }
+  let pending = waits.length;
+  if (pending) {
+    waits.forEach((wait) => wait.then(() => { pending -= 1; }));
+    await Promise.race([Promise.all(waits), new Promise((done) => setTimeout(done, settleMs))]);
+  }
   const root = document.documentElement, body = document.body;
   return {
     title: document.title,
@@ -39,6 +62,7 @@ PAGE_INFO_JS = """() => {
     docWidth: Math.max(root ? root.scrollWidth : 0, body ? body.scrollWidth : 0),
     docHeight: Math.max(root ? root.scrollHeight : 0, body ? body.scrollHeight : 0),
     elements: document.getElementsByTagName("*").length,
+    imagesLoading: pending,
   };
 }"""
 
@@ -51,12 +75,17 @@ SNAPSHOT_PARAMS = {
 
 
 async def capture_page(page: Any, config: BrowserConfig) -> PageState:
-    """PageState of the page as it is now (no navigation, no waiting for anything)."""
+    """PageState of the page as it is now: no navigation; the only wait is for images that still
+    lack a size, at most ``config.settle_timeout_ms``."""
     started = perf_counter()
     timings: dict[str, float] = {}
     warnings: list[str] = []
     calls = _Calls(config, timings)
-    info = await calls.run("page_info", page.evaluate(PAGE_INFO_JS))
+    info = await calls.run("page_info", page.evaluate(PAGE_INFO_JS, config.settle_timeout_ms))
+    if info["imagesLoading"]:
+        warnings.append(f"{info['imagesLoading']} images were still loading after "
+                        f"settle_timeout_ms={config.settle_timeout_ms}; their elements may be "
+                        "missing from the capture")
     if info["elements"] > config.max_nodes:
         raise CaptureError(
             f"{page.url} has {info['elements']} elements, over max_nodes={config.max_nodes}; "

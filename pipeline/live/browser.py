@@ -60,6 +60,7 @@ class BrowserConfig:
     navigation_timeout_ms: int = 30_000
     capture_timeout_ms: int = 15_000  # per CDP call of a capture
     action_timeout_ms: int = 5_000  # Playwright's default for clicks, fills, waits
+    settle_timeout_ms: int = 2_000  # a capture waits this long at most for images to arrive; 0: no
     max_nodes: int = MAX_NODES  # a page with more nodes is refused, not captured
     # The full AX tree costs as much as the DOM snapshot again (~100 ms of 270 on the 200-product
     # page) and grows to seconds on huge pages; roles and names from HTML-AAM + accname rules
@@ -83,6 +84,9 @@ class BrowserConfig:
                     "action_timeout_ms", "max_nodes", "ax_max_elements"):  # fmt: skip
             if getattr(self, key) <= 0:
                 problems.append(f"{key} must be a positive number, got {getattr(self, key)}")
+        if self.settle_timeout_ms < 0:
+            problems.append(f"settle_timeout_ms must be 0 (no wait) or more, got "
+                            f"{self.settle_timeout_ms}")
         width, height = self.viewport
         if width <= 0 or height <= 0:
             problems.append(
