@@ -2,6 +2,10 @@
 
     task files ─► steps (page from raw_html) ─► distill ─► teacher ─► verify ×3 ─► data/<split>/
 
+A task's steps go in order: each step's conversation states what the previous recorded action did
+to the page, and for pagescout's own recordings its history is written from the recorded pages,
+as the live loop writes both (``datagen.context``).
+
 Tasks are read in a stable order (``datagen.mind2web.read_tasks``, bounded memory) and handed to
 ``num_proc`` worker processes one task at a time; results come back in task order, so the output
 is the same for any ``num_proc``. Each record's key is ``<step_id>|<mode>``: a killed run restarts,
@@ -29,6 +33,7 @@ from typing import Any
 from tqdm import tqdm
 
 from datagen.build_config import BuildConfig, SplitConfig
+from datagen.context import PAGE_HISTORY_SOURCES, TaskContext
 from datagen.dataset import DatasetWriter, dataset_record
 from datagen.mind2web.reader import Reject, read_tasks, reject_of
 from datagen.mind2web.steps import Problem, TaskRecord, check_task, make_step
@@ -36,8 +41,10 @@ from datagen.records import Step
 from datagen.stats import dataset_stats, format_stats
 from datagen.teachers import make_teacher, step_rng
 from datagen.verify import make_judge, verify
+from pipeline.agent.progress import PreviousStep
 from pipeline.config import config_to_dict
 from pipeline.distill import distill
+from pipeline.distill.model import DistilledPage
 from pipeline.errors import PagescoutError
 
 Output = tuple[str, str, str, dict[str, Any]]  # ("write" | "reject", key, split, record)
@@ -83,26 +90,36 @@ class Worker:
         self.judge = make_judge(config.verify.judge) if config.verify.judge.kind != "off" else None
 
     def run(self, job: TaskJob) -> list[Output]:
+        """The job's steps, each told of the step before it (``datagen.context``): the steps
+        before the first one to do are read too (a resumed task), but not written again."""
         out: list[Output] = []
-        for index in job.indices:
+        context = TaskContext(self.config.source in PAGE_HISTORY_SOURCES)
+        todo = set(job.indices)
+        for index in range(max(job.indices) + 1):
             notes: list[Problem] = []
             uid = _uid(job.task, index)
             try:
                 step = make_step(job.task, index, notes, self.config.source)
             except Problem as problem:
-                reject = reject_of(job.task, uid, problem)
-                out.append(("reject", reject_key(reject), "", reject.to_dict()))
+                context.broken()
+                if index in todo:
+                    reject = reject_of(job.task, uid, problem)
+                    out.append(("reject", reject_key(reject), "", reject.to_dict()))
                 continue
-            out.extend(self._trajectories(step, [n.reason for n in notes]))
+            page = distill(step.load_page())
+            if index in todo:
+                shown, previous = context.before(step)
+                out.extend(self._trajectories(shown, page, previous, [n.reason for n in notes]))
+            context.after(step, page)
         return out
 
-    def _trajectories(self, step: Step, notes: list[str]) -> Iterator[Output]:
-        page = distill(step.load_page())
+    def _trajectories(self, step: Step, page: DistilledPage, previous: PreviousStep | None,
+                      notes: list[str]) -> Iterator[Output]:
         split = assign_split(step, self.config.splits)
         for mode in self.config.modes:
             rng = step_rng(self.config.seed, step.step_id, mode)
             try:
-                proposed = self.teacher.propose(step, page, mode, rng)
+                proposed = self.teacher.propose(step, page, mode, rng, previous)
                 checked = verify(proposed, step, page, self.config.verify, self.judge)
             except PagescoutError as exc:  # one step's failure, not the run's
                 yield "reject", record_key(step.step_id, mode), "", {

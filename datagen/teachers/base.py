@@ -2,7 +2,7 @@
 
 A teacher turns one Step on its distilled page into a Trajectory for an agent mode::
 
-    teacher.propose(step, page, "query_only", step_rng(seed, step.step_id, "query_only"))
+    teacher.propose(step, page, "query_only", step_rng(seed, step.step_id, "query_only"), previous)
 
 ``step_rng`` derives a step's random stream from the run seed and the step id alone, so a
 trajectory does not depend on the order steps are processed in, nor on how many ran before it
@@ -20,15 +20,17 @@ from typing import Any, Protocol
 from datagen.records import Mode, Step, Trajectory
 from datagen.verify.execution_stage import positive_refs
 from pipeline.agent.openai_policy import tool_schemas
+from pipeline.agent.progress import PreviousStep
 from pipeline.distill.model import DistilledPage
 
 
 class Teacher(Protocol):
     name: str  # "oracle", "openai:<model>": the Trajectory's ``teacher`` field
 
-    def propose(self, step: Step, page: DistilledPage, mode: Mode,
-                rng: random.Random) -> Trajectory:
-        """A trajectory for ``step`` on ``page`` (the step's page, distilled) in ``mode``."""
+    def propose(self, step: Step, page: DistilledPage, mode: Mode, rng: random.Random,
+                previous: PreviousStep | None = None) -> Trajectory:
+        """A trajectory for ``step`` on ``page`` (the step's page, distilled) in ``mode``;
+        ``previous``: the recorded step before it (its page and action), when known."""
         ...
 
 

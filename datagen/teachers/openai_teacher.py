@@ -31,6 +31,7 @@ from pipeline.agent.loop import StepLimits, StepOutcome, play_step
 from pipeline.agent.openai_client import ClientConfig, LLMError, OpenAIClient, Usage
 from pipeline.agent.openai_policy import OpenAIPolicy
 from pipeline.agent.policy import Situation
+from pipeline.agent.progress import PreviousStep
 from pipeline.distill.model import DistilledPage
 
 
@@ -50,11 +51,11 @@ class OpenAITeacher:
         self.name = f"openai:{config.client.model}"
         self.limits = StepLimits(max_tool_calls=config.max_turns - 1, feedback_errors=False)
 
-    def propose(self, step: Step, page: DistilledPage, mode: Mode,
-                rng: random.Random) -> Trajectory:
+    def propose(self, step: Step, page: DistilledPage, mode: Mode, rng: random.Random,
+                previous: PreviousStep | None = None) -> Trajectory:
         policy = OpenAIPolicy(self.client, seed=rng.randrange(2**31))
         situation = Situation(step.task, step.history, mode,
-                              opening(step.task, step.history, page, mode), page)
+                              opening(step.task, step.history, page, mode, previous), page)
         outcome = asyncio.run(play_step(policy, situation, _offline, self.limits))
         return make_trajectory(step, mode, self.name, outcome.messages,
                                self._meta(outcome))

@@ -43,6 +43,7 @@ from datagen.teachers.oracle_queries import TEMPLATES, Cues, cues, first_query, 
 from pipeline.agent.conversation import Conversation
 from pipeline.agent.execute import ToolResult
 from pipeline.agent.observe import without_tool_list
+from pipeline.agent.progress import PreviousStep
 from pipeline.distill.model import DistilledPage
 from pipeline.query import query_elements
 from pipeline.query.filters import landmark_spec
@@ -85,9 +86,9 @@ class OracleTeacher:
     def __init__(self, config: OracleConfig | None = None):
         self.config = config or OracleConfig()
 
-    def propose(self, step: Step, page: DistilledPage, mode: Mode,
-                rng: random.Random) -> Trajectory:
-        convo = Conversation.open(step.task, step.history, page, mode)
+    def propose(self, step: Step, page: DistilledPage, mode: Mode, rng: random.Random,
+                previous: PreviousStep | None = None) -> Trajectory:
+        convo = Conversation.open(step.task, step.history, page, mode, previous)
         targets = target_refs(page, step.positives)
         meta: dict[str, Any] = {"targets": targets, "queries": 0, "found": False}
         if not targets:

@@ -1,6 +1,7 @@
 """Building a step's conversation in the TRL conversational tool format, and converting it.
 
     convo = Conversation.open(task, history, page, "query_only")     # system + user turn
+    convo = Conversation.open(task, history, page, mode, PreviousStep(page_before, action))
     result = convo.call(make_call("query_elements", text="ok", role="button"), "Searching ...")
     convo.act(make_call("click", index=result.refs[0]), "Clicking the \"OK\" button: [3].")
     convo.messages     # system, user, assistant(tool_calls), tool, ..., assistant(action)
@@ -24,20 +25,23 @@ from typing import Any
 from pipeline.agent.execute import ToolResult, execute_offline
 from pipeline.agent.modes import Mode
 from pipeline.agent.observe import observe
+from pipeline.agent.progress import PreviousStep, effect_line
 from pipeline.agent.prompts import system_prompt, user_turn
 from pipeline.distill.model import DistilledPage
 from pipeline.tools import ToolCall, to_openai
 
 
 def opening(task: str, history: Sequence[str], page: DistilledPage, mode: Mode,
-            previous: DistilledPage | None = None) -> list[dict[str, Any]]:
-    """The system prompt of ``mode`` and the step's user turn (task, history, observation;
-    ``previous`` is the page of the step before, against which hybrid and full collapse what
-    did not change)."""
+            previous: PreviousStep | None = None) -> list[dict[str, Any]]:
+    """The system prompt of ``mode`` and the step's user turn (task, history, what the last
+    action did, observation). ``previous`` is the step before: its page, against which hybrid
+    and full collapse what did not change, and its action, whose effect the turn states."""
+    before = previous.page if previous is not None else None
+    observation = observe(page, mode, before).text
     return [
         {"role": "system", "content": system_prompt(mode)},
-        {"role": "user", "content": user_turn(task, history,
-                                              observe(page, mode, previous).text)},
+        {"role": "user", "content": user_turn(task, history, observation,
+                                              effect_line(previous, page))},
     ]
 
 
@@ -61,7 +65,7 @@ class Conversation:
 
     @classmethod
     def open(cls, task: str, history: Sequence[str], page: DistilledPage, mode: Mode,
-             previous: DistilledPage | None = None) -> Conversation:
+             previous: PreviousStep | None = None) -> Conversation:
         return cls(page, opening(task, history, page, mode, previous))
 
     @property

@@ -15,9 +15,11 @@ raises; a policy that raises ends the step with ``policy_error``.
 
 ``play_episode`` runs steps on an ``Environment`` (the live MiniWoB++ harness, BrowserGym, the
 server's browser sessions): each step observes a fresh page, plays the step, executes the action,
-adds its Mind2Web-style history line, and stops when the environment says the episode is over,
-the policy calls ``done``, ``max_steps`` steps were taken, or ``max_idle_steps`` steps in a row
-ended without an accepted action (a policy that cannot act would only burn the step budget).
+adds its Mind2Web-style history line (the next user turn also says what the action changed on
+the page, or that it changed nothing: ``pipeline.agent.progress``), and stops -- ``stop`` says
+why -- when the environment says the episode is over (``finished``), the policy calls ``done``,
+``max_steps`` steps were taken, or ``max_idle_steps`` steps in a row ended without an accepted
+action (``idle``: a policy that cannot act would only burn the step budget).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from pipeline.agent.conversation import tool_message
 from pipeline.agent.execute import ToolResult, run_query
 from pipeline.agent.modes import Mode
 from pipeline.agent.policy import Policy, Situation, Turn
+from pipeline.agent.progress import PreviousStep
 from pipeline.distill.model import DistilledPage
 from pipeline.tools import ToolCall, ToolError
 
@@ -170,12 +173,13 @@ async def play_episode(policy: Policy, env: Environment, task: str, mode: Mode,
     """Steps until the environment is finished, the policy says done, or ``max_steps``.
 
     ``opening(task, history, page, mode, previous)`` builds a step's first messages
-    (``pipeline.agent.conversation.opening``); ``history_line(action, page)`` the line the
+    (``pipeline.agent.conversation.opening``; ``previous``: the step before, its page and
+    accepted action, whose effect the user turn states); ``history_line(action, page)`` the line the
     action adds to the history, from the page it acted on; ``on_step(outcome)``, when given,
     hears of each step as it ends (the server streams agent runs with it)."""
     started = time.perf_counter()
     record = EpisodeRecord(task, mode)
-    previous: DistilledPage | None = None
+    previous: PreviousStep | None = None
     idle = 0
     for _ in range(limits.max_steps):
         page = await env.observe()
@@ -185,8 +189,9 @@ async def play_episode(policy: Policy, env: Environment, task: str, mode: Mode,
         record.steps.append(outcome)
         if on_step is not None:
             await on_step(outcome)
-        previous = page
-        if outcome.action is None or outcome.result is None or not outcome.result.ok:
+        acted = outcome.action is not None and outcome.result is not None and outcome.result.ok
+        previous = PreviousStep(page, outcome.action if acted else None)
+        if not acted:
             record.history.append(f"(no action: {outcome.stop})")
             idle += 1
             if await env.finished():

@@ -5,7 +5,8 @@ a model is trained on exactly what it is later asked::
 
     messages = [
         {"role": "system", "content": system_prompt("query_only")},
-        {"role": "user", "content": user_turn(task, history, observation.text)},
+        {"role": "user", "content": user_turn(task, history, observation.text,
+                                              effect_line(previous, page))},
         # assistant turns carry one tool call each; tool turns carry the result text
     ]
 
@@ -84,10 +85,12 @@ def brief_system_prompt(text: str) -> str:
     return _BRIEF_OF.get(text, text)
 
 
-def user_turn(task: str, history: Sequence[str], observation: str) -> str:
-    """The task, the actions taken so far (oldest first), and what the page shows now."""
+def user_turn(task: str, history: Sequence[str], observation: str, effect: str = "") -> str:
+    """The task, the actions taken so far (oldest first), what the last one did to the page
+    (``pipeline.agent.progress.effect_line``, when there was one), and what the page shows now."""
     done = "\n".join(f"- {action}" for action in history) if history else "- none"
-    return f"Task: {task}\nPrevious actions:\n{done}\n\nCurrent page:\n{observation}"
+    effect = f"\n{effect}" if effect else ""
+    return f"Task: {task}\nPrevious actions:\n{done}{effect}\n\nCurrent page:\n{observation}"
 
 
 def _examples() -> list[tuple[str, list[tuple[str, ToolCall, str | None]]]]:

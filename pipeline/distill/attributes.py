@@ -1,7 +1,9 @@
 """The attributes pass: decide which attributes each kept element shows.
 
 Only ``include_attributes`` are kept (``href`` on links, with the page's own origin dropped);
-the live value of a control is shown as ``value`` (redacted values as ``•••``); states are shown
+the live value of a control is shown as ``value`` (redacted values as ``•••``), and a text field
+that holds nothing says so with a bare ``empty`` (``<input type=password empty />``: the model sees
+which fields of a form are still to fill); states are shown
 compactly: ``checked``/``expanded``/``pressed`` = true|false|mixed, ``selected``/``disabled``/
 ``required`` = true (they replace aria-checked/aria-expanded/aria-pressed); compound hints are
 added; empty values are dropped. Then values are deduplicated (a value repeated in several attributes is kept once, in
@@ -32,12 +34,14 @@ _TEXT_EQUAL_DROPPED = ("aria-label", "title", "alt")
 _NOT_DEDUPED = frozenset({"true", "false", "mixed"})
 _VALUE_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton", "slider"})
 _CHECKABLE_INPUTS = frozenset({"checkbox", "radio"})
+_NOT_TEXT_INPUTS = frozenset({"checkbox", "radio", "submit", "button", "reset", "image", "range",
+                              "file", "hidden", "color"})
 _CLASS_HINT_NAMES = 3
 _CLASS_HINT_CHARS = 40
 # Shown attributes that say what kind of element it is or what state it is in, not which one.
 _UNNAMING = frozenset({
     "role", "type", "checked", "expanded", "pressed", "selected", "disabled", "required",
-    "invalid", "aria-expanded", "aria-checked",
+    "invalid", "aria-expanded", "aria-checked", "empty",
 })
 
 
@@ -125,7 +129,17 @@ def shown_attributes(
     out.update(work.hints.get(node.id, {}))
     _dedup(out, text)
     _cap(out, work.options.attribute_value_cap)
+    if "value" not in out and is_text_field(node):
+        out["empty"] = ""
     return out
+
+
+def is_text_field(node: Node) -> bool:
+    """An ``<input>`` one types text into (any type but buttons, boxes, ranges, files ...) or a
+    ``<textarea>``."""
+    if node.tag == "textarea":
+        return True
+    return node.tag == "input" and node.attributes.get("type", "").lower() not in _NOT_TEXT_INPUTS
 
 
 def class_hint(classes: str, frequency: Mapping[str, int]) -> str:

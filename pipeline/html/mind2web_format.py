@@ -131,11 +131,14 @@ def operation(op: str, value: str = "", original_op: str | None = None) -> dict[
     return {"op": op, "original_op": original, "value": "" if op == "CLICK" else value}
 
 
-def action_repr(state: PageState, backend_id: int, op: dict[str, str]) -> str:
-    """``"[role]  text -> OP"`` (+ ``": value"`` for TYPE/SELECT), as Mind2Web writes it."""
+def action_repr(state: PageState, backend_id: int, op: dict[str, str], label: str = "") -> str:
+    """``"[role]  text -> OP"`` (+ ``": value"`` for TYPE/SELECT), as Mind2Web writes it;
+    ``label`` names an element that has no name, text or placeholder of its own (Mind2Web
+    leaves the text empty then)."""
     node = state.nodes[state.by_backend_id()[backend_id]]
     role = node.role if node.role and node.role not in _NAMELESS_ROLES else node.tag
-    text = (node.name or state.text_content(node.id) or node.attributes.get("placeholder", ""))
+    text = (node.name or state.text_content(node.id) or node.attributes.get("placeholder", "")
+            or label)
     text = " ".join(text.split())[:REPR_TEXT_CHARS]
     shown = op["original_op"] if op["original_op"] in ("HOVER", "ENTER") else op["op"]
     value = f": {op['value']}" if op["op"] in ("TYPE", "SELECT") else ""

@@ -411,7 +411,7 @@ def test_attributes_pruned_deduplicated_capped_and_states_shown():
     )
     cart, query, password, box, other, menu = (d.attrs for d in dp.refs.values())
     assert cart == {"href": "/cart?id=1"}
-    assert query == {"id": "query", "placeholder": "Search", "title": "x" * 100 + "…"}
+    assert query == {"id": "query", "placeholder": "Search", "title": "x" * 100 + "…", "empty": ""}
     assert password["value"] == "•••"
     assert box == {"type": "checkbox", "checked": "true"}
     assert other["href"] == "https://other.test/x"

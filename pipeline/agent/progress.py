@@ -1,0 +1,138 @@
+"""What the last action did to the page: one short line in the next step's user turn.
+
+    line = effect_line(PreviousStep(page_before, make_call("type", index=1, text="kenda")), page)
+    # 'Last action\'s effect: [1] Username now holds "kenda"; nothing else changed.'
+    # 'Last action\'s effect: that click changed nothing on the page.'
+    # 'Last action\'s effect: 2 new: [4]<button>OK</button>, Saved!; 1 gone.'
+
+The live loop (``pipeline.agent.loop.play_episode``) and datagen (a recorded step and the step
+before it, ``datagen.build``) both write it with this function, from the page the action was taken
+on and the page after it, so the model reads the same line in training and in use.
+
+Two pages are compared by their flat rendering without refs (every element with its shown
+attributes -- a field's ``value`` or ``empty`` -- and every text line) plus URL and title: the
+same lines mean the action changed nothing, which the line says plainly so that a model does not
+repeat it. Text lines (not elements) are compared with their digits masked: a clock or countdown
+ticks between two live steps (MiniWoB++'s "Time left: 57 / 60sec") but not between two recorded
+ones taken a moment apart, and its ticking is no effect of the action. The element acted on is found again by its backend node id; a text field's new state
+is reported as its value (a redacted one as "filled"). At most ``MAX_LISTED`` new lines are
+quoted, each cut to ``LISTED_CHARS``: the line stays short on any page.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from pipeline.agent.history import element_label
+from pipeline.distill.attributes import REDACTED
+from pipeline.distill.model import DistilledPage
+from pipeline.render.elements import trim_text
+from pipeline.render.options import RenderOptions
+from pipeline.render.walk import format_item, walk
+from pipeline.tools import ToolCall
+
+MAX_LISTED = 3  # new lines quoted at most
+LISTED_CHARS = 60  # each cut to this
+VALUE_CHARS = 40  # a field's value quoted up to this
+HEAD = "Last action's effect: "
+_REF = re.compile(r"^\*?\[\d+\]")
+_DIGITS = re.compile(r"\d+")
+_VERB = {"click": "click", "type": "typing", "select": "selection", "press": "key press"}
+
+
+@dataclass(frozen=True, slots=True)
+class PreviousStep:
+    """The step before: the page it saw, and the action it took there (None: it took none)."""
+
+    page: DistilledPage
+    action: ToolCall | None = None
+
+
+def effect_line(previous: PreviousStep | None, page: DistilledPage) -> str:
+    """The line on what ``previous.action`` changed between ``previous.page`` and ``page``;
+    "" when there was no previous step, it took no action, or the action was ``done``."""
+    action = previous.action if previous is not None else None
+    if previous is None or action is None or action.name == "done":
+        return ""
+    before, after = previous.page, page
+    if (before.state.url, before.state.title) != (after.state.url, after.state.title):
+        title = trim_text(after.state.title or after.state.url, LISTED_CHARS)
+        return f'{HEAD}a new page loaded: "{title}".'
+    lines_before, lines_after = _lines(before), _lines(after)
+    if Counter(b for _, b in lines_before) == Counter(b for _, b in lines_after):
+        return f"{HEAD}that {_VERB[action.name]} changed nothing on the page."
+    parts: list[str] = []
+    target = _target_after(action, before, after)
+    if target is not None and action.name == "type":  # the field's state, then the rest
+        parts.append(_field_state(after, target))
+        lines_before = _without(lines_before, action.arguments["index"])
+        lines_after = _without(lines_after, target)
+    parts.append(_changes(lines_before, lines_after))
+    return HEAD + "; ".join(parts) + "."
+
+
+def page_lines(page: DistilledPage) -> list[str]:
+    """The page's flat rendering as lines without refs: what stays equal when nothing changed."""
+    return [bare for _, bare in _lines(page)]
+
+
+def _lines(page: DistilledPage) -> list[tuple[str, str]]:
+    """Every item of the flat rendering (whole page, no indent): (as rendered, as compared:
+    an element without its ref, a text with its digits masked)."""
+    limit = RenderOptions().element_text
+    out = []
+    for item in walk(page.root):
+        full = format_item(item, page.state, set(), limit, None)
+        bare = _REF.sub("", full) if item.kind == "element" else _DIGITS.sub("0", full)
+        out.append((full, bare))
+    return out
+
+
+def _without(lines: list[tuple[str, str]], ref: int) -> list[tuple[str, str]]:
+    return [line for line in lines if not line[0].startswith(f"[{ref}]<")]
+
+
+def _changes(lines_before: list[tuple[str, str]], lines_after: list[tuple[str, str]]) -> str:
+    """``2 new: [4]<button>OK</button>, Saved!; 1 gone`` (new lines with their current refs)."""
+    before = Counter(bare for _, bare in lines_before)
+    added = Counter(bare for _, bare in lines_after) - before
+    gone = sum((before - Counter(bare for _, bare in lines_after)).values())
+    if not added and not gone:
+        return "nothing else changed"
+    shown: list[str] = []
+    remaining = Counter(added)
+    for full, bare in lines_after:
+        if remaining[bare] > 0 and len(shown) < MAX_LISTED:
+            remaining[bare] -= 1
+            shown.append(trim_text(full, LISTED_CHARS))
+    count = sum(added.values())
+    out = []
+    if count:
+        more = f", and {count - len(shown)} more" if count > len(shown) else ""
+        out.append(f"{count} new: " + ", ".join(shown) + more)
+    if gone:
+        out.append(f"{gone} gone")
+    return "; ".join(out)
+
+
+def _target_after(action: ToolCall, before: DistilledPage, after: DistilledPage) -> int | None:
+    """The ref on ``after`` of the element ``action`` acted on (found by its backend id)."""
+    index = action.arguments.get("index")
+    backend_id = before.backend_id(index) if index in before.refs else None
+    if backend_id is None:
+        return None
+    return next((ref for ref in after.refs if after.backend_id(ref) == backend_id), None)
+
+
+def _field_state(page: DistilledPage, ref: int) -> str:
+    """``[1] Username now holds "kenda"`` / ``is filled (hidden)`` (a redacted value) / ``is
+    still empty``."""
+    name = f"[{ref}] {element_label(page, ref)}".rstrip()
+    value = page.refs[ref].attrs.get("value")
+    if value is None:
+        return f"{name} is still empty"
+    if value == REDACTED:
+        return f"{name} is filled (hidden)"
+    return f'{name} now holds "{trim_text(value, VALUE_CHARS)}"'
