@@ -4,6 +4,7 @@
     # 'Last action\'s effect: [1] Username now holds "kenda"; nothing else changed.'
     # 'Last action\'s effect: that click changed nothing on the page.'
     # 'Last action\'s effect: 2 new: [4]<button>OK</button>, Saved!; 1 gone.'
+    # 'Last action\'s effect: [9] Remember me changed: <input type=checkbox checked=true />; ...'
 
 The live loop (``pipeline.agent.loop.play_episode``) and datagen (a recorded step and the step
 before it, ``datagen.build``) both write it with this function, from the page the action was taken
@@ -14,9 +15,12 @@ attributes -- a field's ``value`` or ``empty`` -- and every text line) plus URL 
 same lines mean the action changed nothing, which the line says plainly so that a model does not
 repeat it. Text lines (not elements) are compared with their digits masked: a clock or countdown
 ticks between two live steps (MiniWoB++'s "Time left: 57 / 60sec") but not between two recorded
-ones taken a moment apart, and its ticking is no effect of the action. The element acted on is found again by its backend node id; a text field's new state
-is reported as its value (a redacted one as "filled"). At most ``MAX_LISTED`` new lines are
-quoted, each cut to ``LISTED_CHARS``: the line stays short on any page.
+ones taken a moment apart, and its ticking is no effect of the action.
+
+The element acted on (found again by its backend node id) is reported first: a text field's new
+state as its value (a redacted one as "filled"), any other element's new line when it changed (a
+box now checked). Then what else is new, with current refs: at most ``MAX_LISTED`` lines, each
+cut to ``LISTED_CHARS``, so the line stays short on any page.
 """
 
 from __future__ import annotations
@@ -61,49 +65,57 @@ def effect_line(previous: PreviousStep | None, page: DistilledPage) -> str:
         title = trim_text(after.state.title or after.state.url, LISTED_CHARS)
         return f'{HEAD}a new page loaded: "{title}".'
     lines_before, lines_after = _lines(before), _lines(after)
-    if Counter(b for _, b in lines_before) == Counter(b for _, b in lines_after):
+    if Counter(b for _, b, _ in lines_before) == Counter(b for _, b, _ in lines_after):
         return f"{HEAD}that {_VERB[action.name]} changed nothing on the page."
     parts: list[str] = []
     target = _target_after(action, before, after)
-    if target is not None and action.name == "type":  # the field's state, then the rest
-        parts.append(_field_state(after, target))
-        lines_before = _without(lines_before, action.arguments["index"])
-        lines_after = _without(lines_after, target)
+    if target is not None:  # the element acted on first, then the rest of the page
+        was, now = _own_line(lines_before, action.arguments["index"]), _own_line(lines_after, target)
+        if action.name == "type":
+            parts.append(_field_state(after, target))
+        elif was != now:
+            label = f"[{target}] {element_label(after, target)}".rstrip()
+            parts.append(f"{label} changed: {trim_text(now, LISTED_CHARS)}")
+        lines_before = [line for line in lines_before if line[2] != action.arguments["index"]]
+        lines_after = [line for line in lines_after if line[2] != target]
     parts.append(_changes(lines_before, lines_after))
     return HEAD + "; ".join(parts) + "."
 
 
 def page_lines(page: DistilledPage) -> list[str]:
     """The page's flat rendering as lines without refs: what stays equal when nothing changed."""
-    return [bare for _, bare in _lines(page)]
+    return [bare for _, bare, _ in _lines(page)]
 
 
-def _lines(page: DistilledPage) -> list[tuple[str, str]]:
-    """Every item of the flat rendering (whole page, no indent): (as rendered, as compared:
-    an element without its ref, a text with its digits masked)."""
+def _lines(page: DistilledPage) -> list[tuple[str, str, int | None]]:
+    """Every item of the flat rendering (whole page, no indent): (as rendered, as compared: an
+    element without its ref, a text with its digits masked; the element's ref)."""
     limit = RenderOptions().element_text
     out = []
     for item in walk(page.root):
         full = format_item(item, page.state, set(), limit, None)
-        bare = _REF.sub("", full) if item.kind == "element" else _DIGITS.sub("0", full)
-        out.append((full, bare))
+        if item.kind == "element":
+            out.append((full, _REF.sub("", full), item.node.ref))
+        else:
+            out.append((full, _DIGITS.sub("0", full), None))
     return out
 
 
-def _without(lines: list[tuple[str, str]], ref: int) -> list[tuple[str, str]]:
-    return [line for line in lines if not line[0].startswith(f"[{ref}]<")]
+def _own_line(lines: list[tuple[str, str, int | None]], ref: int) -> str:
+    return next((bare for _, bare, at in lines if at == ref), "")
 
 
-def _changes(lines_before: list[tuple[str, str]], lines_after: list[tuple[str, str]]) -> str:
+def _changes(lines_before: list[tuple[str, str, int | None]],
+             lines_after: list[tuple[str, str, int | None]]) -> str:
     """``2 new: [4]<button>OK</button>, Saved!; 1 gone`` (new lines with their current refs)."""
-    before = Counter(bare for _, bare in lines_before)
-    added = Counter(bare for _, bare in lines_after) - before
-    gone = sum((before - Counter(bare for _, bare in lines_after)).values())
+    before = Counter(bare for _, bare, _ in lines_before)
+    added = Counter(bare for _, bare, _ in lines_after) - before
+    gone = sum((before - Counter(bare for _, bare, _ in lines_after)).values())
     if not added and not gone:
         return "nothing else changed"
     shown: list[str] = []
     remaining = Counter(added)
-    for full, bare in lines_after:
+    for full, bare, _ in lines_after:
         if remaining[bare] > 0 and len(shown) < MAX_LISTED:
             remaining[bare] -= 1
             shown.append(trim_text(full, LISTED_CHARS))

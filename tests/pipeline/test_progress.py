@@ -127,3 +127,16 @@ def test_the_history_names_a_field_without_a_name_by_the_label_beside_it():
     page = distill(live_page())
     call = make_call("type", index=ref_of(page, "pw"), text="x")
     assert history_line(call, page) == "[textbox]  Password -> TYPE: x"
+
+
+def test_a_clicked_box_reports_its_own_new_state():
+    before = distill(live_page())
+    box = before.state.nodes[before.refs[ref_of(before, "remember")].node_id]
+    after_state = live_page()
+    after_state.nodes[box.id].states["checked"] = True
+    after = distill(after_state)
+    click = make_call("click", index=ref_of(before, "remember"))
+    ref = ref_of(after, "remember")
+    assert effect_line(PreviousStep(before, click), after) == (
+        f"Last action's effect: [{ref}] Password, Username changed: <input type=checkbox "
+        "id=remember checked=true />; nothing else changed.")
