@@ -33,7 +33,7 @@ from typing import Any
 from tqdm import tqdm
 
 from datagen.build_config import BuildConfig, SplitConfig
-from datagen.context import PAGE_HISTORY_SOURCES, TaskContext
+from datagen.context import TaskContext
 from datagen.dataset import DatasetWriter, dataset_record
 from datagen.mind2web.reader import Reject, read_tasks, reject_of
 from datagen.mind2web.steps import Problem, TaskRecord, check_task, make_step
@@ -93,7 +93,7 @@ class Worker:
         """The job's steps, each told of the step before it (``datagen.context``): the steps
         before the first one to do are read too (a resumed task), but not written again."""
         out: list[Output] = []
-        context = TaskContext(self.config.source in PAGE_HISTORY_SOURCES)
+        context = TaskContext()
         todo = set(job.indices)
         for index in range(max(job.indices) + 1):
             notes: list[Problem] = []

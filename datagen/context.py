@@ -1,6 +1,6 @@
 """What a recorded step's conversation knows of the steps before it, as the live loop knows it.
 
-    context = TaskContext(rewrite_history=step.source in PAGE_HISTORY_SOURCES)
+    context = TaskContext()                   # one per task
     step, previous = context.before(step)     # the history to show, the step before
     ... teacher.propose(step, page, mode, rng, previous) ...
     context.after(step, page)                 # this step's page and action, for the next one
@@ -9,9 +9,11 @@ A live episode (``pipeline.agent.loop.play_episode``) gives each step the page a
 step before (``PreviousStep``: the user turn says what that action changed) and history lines
 written by ``pipeline.agent.history.history_line``. A recorded task has the same facts: each
 action's page and target, in order. ``TaskContext`` walks a task's steps in order and hands each
-step the same ``PreviousStep``; for pagescout's own recordings (``PAGE_HISTORY_SOURCES``) it also
-writes the history lines from the recorded pages with ``history_line``, so that training reads
-exactly what the live loop writes. Real Mind2Web history stays the recorded ``action_reprs``.
+step the same ``PreviousStep``; for pagescout's own recordings (``own_recording``: ``datagen
+record`` writes domain "miniwob", ``datagen build`` may tag them source "miniwob") it also writes
+the history lines from the recorded pages with ``history_line``, so that training and offline
+eval read exactly what the live loop writes. Real Mind2Web history stays the recorded
+``action_reprs``.
 A step that could not be read breaks the chain: the next step gets no ``PreviousStep`` and keeps
 the recorded line for it.
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from datagen.miniwob.dump import DOMAIN
 from datagen.records import Step
 from datagen.teachers.base import target_refs
 from datagen.teachers.oracle import action_call
@@ -27,14 +30,16 @@ from pipeline.agent.history import history_line
 from pipeline.agent.progress import PreviousStep
 from pipeline.distill.model import DistilledPage
 
-PAGE_HISTORY_SOURCES = frozenset({"miniwob"})  # recorded by datagen's own recorder
+
+def own_recording(step: Step) -> bool:
+    """Whether ``step`` comes from pagescout's own recorder (its history is ours to write)."""
+    return step.source == DOMAIN or step.domain == DOMAIN
 
 
 @dataclass(slots=True)
 class TaskContext:
     """The running context of one task's steps (feed every step in order, read or not)."""
 
-    rewrite_history: bool
     previous: PreviousStep | None = None
     previous_index: int = -1  # the step index ``previous`` belongs to
     lines: dict[int, str] = field(default_factory=dict)  # step index -> line from its page
@@ -43,7 +48,7 @@ class TaskContext:
         """``step`` with the history the live loop would show, and the step before it."""
         follows = self.previous_index == step.step_index - 1
         previous = self.previous if follows else None
-        if not self.rewrite_history:
+        if not own_recording(step):
             return step, previous
         history = [self.lines.get(i, line) for i, line in enumerate(step.history)]
         return replace(step, history=history), previous
@@ -56,7 +61,7 @@ class TaskContext:
             return
         call = action_call(step.operation.op, targets[0], step.operation.value)
         self.previous, self.previous_index = PreviousStep(page, call), step.step_index
-        if self.rewrite_history:
+        if own_recording(step):
             self.lines[step.step_index] = history_line(call, page)
 
     def broken(self) -> None:

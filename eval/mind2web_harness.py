@@ -6,7 +6,8 @@ Steps come from Mind2Web task files (real dumps or the recorder's) through datag
 datagen and eval read the same records the same way. A step's split is the one ``datagen build``
 gives it (``mind2web.splits``: the input folder's split, or the holdout rule), and only
 ``mind2web.eval_splits`` are played. Each step: the page is distilled, the policy sees the
-mode's opening (task, gold history, observation), its queries run on the page state, and the
+mode's opening (task, gold history, what the gold previous action changed, observation --
+rendered as ``datagen build`` renders the step for training), its queries run on the page state, and the
 first action the executor accepts (``execute_offline``: resolved, not run) is the prediction.
 Element Accuracy asks whether the action's element stands for a positive (its own ref, or the
 nearest ref'd ancestor of a positive, as the verifier resolves them); Operation F1 compares
@@ -24,6 +25,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from datagen.build import assign_split, split_for
+from datagen.context import TaskContext
 from datagen.mind2web import Reject, iter_steps, split_of
 from datagen.records import Step
 from datagen.verify.execution_stage import positive_refs
@@ -36,10 +38,13 @@ from pipeline.agent.execute import execute_offline
 from pipeline.agent.loop import StepLimits, StepOutcome, play_step
 from pipeline.agent.observe import observation_tokens
 from pipeline.agent.policy import Situation
+from pipeline.agent.progress import PreviousStep
 from pipeline.distill import distill
+from pipeline.distill.model import DistilledPage
 from pipeline.errors import PagescoutError
 from pipeline.tools import ToolCall
 
+Item = tuple[Step, str, DistilledPage, PreviousStep | None]  # step, split, page, step before
 _OPS = {"click": "CLICK", "type": "TYPE", "select": "SELECT", "press": "PRESS", "done": "DONE"}
 
 
@@ -94,14 +99,14 @@ async def run_mind2web(cfg: EvalConfig, policies: PolicyFactory, journal: Journa
         policy = policies.get(policy_name)
         slots = asyncio.Semaphore(cfg.mind2web.concurrency)
 
-        async def play(step: Step, split: str, run=run, policy=policy, mode=mode,
+        async def play(step: Step, split: str, page: DistilledPage,
+                       previous: PreviousStep | None, run=run, policy=policy, mode=mode,
                        policy_name=policy_name, slots=slots) -> None:
             async with slots:
                 started = time.perf_counter()
-                page = await asyncio.to_thread(distill, step.load_page())
                 targets = positive_refs(page, step.positives)
-                situation = Situation(step.task, step.history, mode,
-                                      opening(step.task, step.history, page, mode), page, step)
+                situation = Situation(step.task, step.history, mode, opening(
+                    step.task, step.history, page, mode, previous), page, step)
                 outcome = await play_step(policy, situation, _offline, limits)
                 row = step_row(run, policy_name, mode, step, split, outcome, targets,
                                time.perf_counter() - started)
@@ -122,13 +127,16 @@ async def run_mind2web(cfg: EvalConfig, policies: PolicyFactory, journal: Journa
 
 
 def _items(cfg: EvalConfig, run: str, policy: str, mode: str, done: set[str]
-           ) -> Iterator[tuple[Step, str] | dict[str, Any]]:
-    """The run's steps to play (step, split) and dropped steps' rows, at most ``limit``."""
+           ) -> Iterator[Item | dict[str, Any]]:
+    """The run's steps to play and dropped steps' rows, at most ``limit``. Each step comes with
+    its distilled page and the step before it, with the history the live loop would show
+    (``datagen.context``, as ``datagen build`` renders it): steps already done are read too."""
     m2w = cfg.mind2web
     dropped: list[Reject] = []
     websites: dict[str, str] = {}
     count = 0
     other_splits: Counter[str] = Counter()
+    context, task = TaskContext(), ""
     for step in iter_steps(m2w.inputs, rejects=dropped.append, source="mind2web"):
         websites[step.annotation_id] = step.website
         split = assign_split(step, m2w.splits)
@@ -138,8 +146,13 @@ def _items(cfg: EvalConfig, run: str, policy: str, mode: str, done: set[str]
         if cfg.limit is not None and count >= cfg.limit:
             return
         count += 1
+        if step.annotation_id != task:
+            context, task = TaskContext(), step.annotation_id
+        page = distill(step.load_page())
+        shown, previous = context.before(step)
+        context.after(step, page)
         if f"{run}|{step.step_id}" not in done:
-            yield step, split
+            yield shown, split, page, previous
     if not count and other_splits:
         found = ", ".join(f"{name} ({n} steps)" for name, n in sorted(other_splits.items()))
         raise PagescoutError(

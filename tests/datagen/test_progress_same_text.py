@@ -30,8 +30,9 @@ EMAIL = "ada@example.com"
 TASK = f"Sign in as {EMAIL}"
 
 
-def recorded_task() -> TaskRecord:
-    """The task as the recorder writes it: each action's page, target and operation."""
+def recorded_task(domain: str = "miniwob") -> TaskRecord:
+    """The task as the recorder writes it (domain "miniwob"): each action's page, target and
+    operation."""
     first = fixture_page("forms.html")
     field = find(first, "input", id="login-email")
     submit = find(first, "button", id="login-submit")
@@ -39,7 +40,7 @@ def recorded_task() -> TaskRecord:
     second.nodes[field.id].value = EMAIL  # what typing left in the field
     typed, clicked = operation("TYPE", EMAIL), operation("CLICK")
     data = task_record(
-        "forms-s0", "acme-account", "miniwob", "login", TASK,
+        "forms-s0", "acme-account", domain, "login", TASK,
         [action_repr(first, field.backend_id, typed), action_repr(second, submit.backend_id,
                                                                   clicked)],
         [action_record("forms-s0-a0", first, field.backend_id, typed, []),
@@ -112,10 +113,13 @@ def test_datagen_and_the_live_loop_write_the_same_user_turn(mode):
 
 
 def test_real_mind2web_history_stays_as_recorded_and_own_recordings_are_rewritten():
-    task = recorded_task()
-    task.data["action_reprs"][0] = "[input]  Email -> TYPE: ada@example.com"  # another writer's
-    mind2web = built_user_turns(task, "mind2web")["query_only"]
-    assert "- [input]  Email -> TYPE: ada@example.com\n" in mind2web
-    assert "Last action's effect:" in mind2web
-    own = built_user_turns(task, "miniwob")["query_only"]
-    assert "- [textbox]  Email address -> TYPE: ada@example.com\n" in own
+    theirs = recorded_task(domain="Account")
+    theirs.data["action_reprs"][0] = "[input]  Email -> TYPE: ada@example.com"  # their writer's
+    turn = built_user_turns(theirs, "mind2web")["query_only"]
+    assert "- [input]  Email -> TYPE: ada@example.com\n" in turn
+    assert "Last action's effect:" in turn
+    ours = recorded_task()
+    ours.data["action_reprs"][0] = "[input]  Email -> TYPE: ada@example.com"  # an older recorder
+    for source in ("miniwob", "mind2web"):  # eval reads every file as source mind2web
+        turn = built_user_turns(ours, source)["query_only"]
+        assert "- [textbox]  Email address -> TYPE: ada@example.com\n" in turn

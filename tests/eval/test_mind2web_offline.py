@@ -72,6 +72,12 @@ def test_metrics_match_the_hand_computed_values(task_file, tmp_path):
     assert figures["task_sr"]["value"] == 0.0 and figures["task_sr"]["n"] == 3
     assert figures["steps"] == 7 and figures["unreadable_steps"] == 1
     assert figures["valid_call_rate"]["value"] == 1.0
+    # each step's prompt is the one training renders: a later step says what the gold action
+    # before it did (the same fixture page each time: nothing), the first step says nothing
+    prompts = {row["step_id"]: row["messages"][1]["content"] for row in rows if row["messages"]}
+    assert "Last action's effect" not in prompts["shop1:shop1-u0"]
+    assert "\nLast action's effect: that typing changed nothing on the page.\n\n" in (
+        prompts["shop1:shop1-u1"])
 
 
 def test_the_oracle_scores_every_readable_step(task_file, tmp_path):
