@@ -43,6 +43,7 @@ VALUE_CHARS = 40  # a field's value quoted up to this
 HEAD = "Last action's effect: "
 _REF = re.compile(r"^\*?\[\d+\]")
 _DIGITS = re.compile(r"\d+")
+_KEY = "progress_lines"
 _VERB = {"click": "click", "type": "typing", "select": "selection", "press": "key press"}
 
 
@@ -89,7 +90,14 @@ def page_lines(page: DistilledPage) -> list[str]:
 
 def _lines(page: DistilledPage) -> list[tuple[str, str, int | None]]:
     """Every item of the flat rendering (whole page, no indent): (as rendered, as compared: an
-    element without its ref, a text with its digits masked; the element's ref)."""
+    element without its ref, a text with its digits masked; the element's ref). Kept on the
+    page (``derived``): a page is compared twice, after one action and before the next."""
+    if _KEY not in page.derived:
+        page.derived[_KEY] = _render_lines(page)
+    return page.derived[_KEY]
+
+
+def _render_lines(page: DistilledPage) -> list[tuple[str, str, int | None]]:
     limit = RenderOptions().element_text
     out = []
     for item in walk(page.root):
