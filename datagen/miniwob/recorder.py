@@ -105,15 +105,15 @@ async def _attempt(browser: BrowserSlot, base: str, task: str, seed: int,
                                      config.episode_timeout_s)
     except (TimeoutError, PlaywrightError, CaptureError) as exc:
         await browser.recover()
-        return attempt("crashed", f"browser: {_first_line(exc)}"), None
+        return attempt("crashed", f"browser: {first_line(exc)}"), None
     except Exception as exc:  # noqa: BLE001 - a policy bug loses its episode, never the run
-        return attempt("failed", f"error: {type(exc).__name__}: {_first_line(exc)}"), None
+        return attempt("failed", f"error: {type(exc).__name__}: {first_line(exc)}"), None
     if not run.success:
         return attempt("failed", run.failure, len(run.steps)), None
     record = episode_task(run, config.max_negatives)
     return attempt("written", "", len(run.steps)), record
 
 
-def _first_line(exc: BaseException) -> str:
+def first_line(exc: BaseException) -> str:
     text = str(exc).strip()
     return text.splitlines()[0][:200] if text else type(exc).__name__
