@@ -85,13 +85,13 @@ async def click_option(page, episode):
 
 
 async def click_checkboxes(page, episode):
-    """Tick the named boxes and untick any other that is ticked, then submit."""
+    """Untick any box ticked by mistake, tick the named ones, then submit."""
     names = after(episode.utterance, r"^Select (.*) and click Submit\.$").group(1)
     wanted = [] if names == "nothing" else names.split(", ")
     ticked = await page.evaluate(
         "() => Array.from(document.querySelectorAll('#area label'))"
         ".filter((l) => l.querySelector('input:checked')).map((l) => l.textContent.trim())")
-    for name in wanted + [n for n in ticked if n not in wanted]:
+    for name in [n for n in ticked if n not in wanted] + wanted:
         yield check(_checkable(name), name in wanted)
     yield click(css("#subbtn"))
 
