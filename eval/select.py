@@ -9,7 +9,8 @@ no BrowserGym benchmark page) with the live harness, as ``python -m eval`` with
 selection resume). The best checkpoint has the highest success rate; ties go to fewer steps per
 episode, then to the later checkpoint in the list. ``select.json`` and ``select.md`` hold each
 checkpoint's success overall, per task family and per task, in the order given (e.g. DAgger
-round 1, round 2: the before and after of each round), and the winner.
+round 1, round 2: the before and after of each round), and the winner; ``best`` is a symlink to
+the winning checkpoint, for the stage that evaluates it on the test seeds.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pipeline.errors import FormatError
 
 SELECT_NAME = "select.json"
 REPORT_NAME = "select.md"
+BEST_NAME = "best"  # a symlink to the winning checkpoint
 
 
 def check_select(cfg: EvalConfig, tasks: list[str]) -> None:
@@ -78,7 +80,17 @@ def select(cfg: EvalConfig, evaluate: Any = None) -> dict[str, Any]:
                  "checkpoints": rows}
     (out / SELECT_NAME).write_text(json.dumps(selection, indent=2) + "\n", encoding="utf-8")
     (out / REPORT_NAME).write_text(select_markdown(selection), encoding="utf-8")
+    point_best(out / BEST_NAME, Path(rows[winner]["checkpoint"]))
     return selection
+
+
+def point_best(link: Path, target: Path) -> None:
+    """``<output_dir>/best`` -> the winner (what a chain's next stage evaluates), replaced
+    atomically."""
+    temporary = link.with_name(f".{link.name}.tmp")
+    temporary.unlink(missing_ok=True)
+    temporary.symlink_to(target.resolve(), target_is_directory=True)
+    temporary.replace(link)
 
 
 def checkpoint_names(paths: list[str]) -> list[str]:

@@ -20,12 +20,12 @@ from datagen.miniwob.manifest import LOG_NAME, read_log
 from pipeline.config import load_config
 from pipeline.errors import FormatError
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(900)]
 
 TASKS = "[login-user,enter-password]"
-# short episodes and short replies: the test checks the mechanism, not the student
-QUICK = [f"tasks={TASKS}", "seeds_per_task=2", "max_steps=4", "max_tool_calls=1",
-         "generation.max_new_tokens=48", "max_negatives=5"]
+# short episodes, short prompts and replies: the test checks the mechanism, not the student
+QUICK = [f"tasks={TASKS}", "max_steps=2", "max_tool_calls=1", "generation.max_new_tokens=16",
+         "generation.max_length=768", "max_negatives=5"]
 
 
 def shard_tasks(out: Path) -> list[dict]:
@@ -43,11 +43,11 @@ def test_dagger_labels_the_students_states_and_build_accepts_them(tiny_checkpoin
     require_chromium()
     out = tmp_path / "dagger"
     config = load_config(DaggerConfig, None, [f"checkpoint={tiny_checkpoint}",
-                                              f"output_dir={out}", *QUICK])
+                                              f"output_dir={out}", "seeds_per_task=2", *QUICK])
     manifest = run_dagger(config)
     assert manifest["episodes"]["attempted"] == 4 and manifest["episodes"]["crashed"] == 0
     stats = manifest["dagger"]
-    assert stats["labelled_steps"] >= 4 and 0 <= stats["differed_share"] <= 1
+    assert 4 <= stats["labelled_steps"] <= 8 and 0 <= stats["differed_share"] <= 1
     tasks = shard_tasks(out)
     assert sorted(t["annotation_id"] for t in tasks) == sorted(
         f"miniwob-dagger-{t}-s{s}" for t in ("login-user", "enter-password") for s in (5000, 5001))
@@ -70,26 +70,26 @@ def test_a_killed_dagger_run_resumes_without_losing_or_repeating(tiny_checkpoint
     require_chromium()
     out = tmp_path / "dagger"
     command = [sys.executable, "-m", "datagen", "dagger", f"checkpoint={tiny_checkpoint}",
-               f"output_dir={out}", *QUICK]
+               f"output_dir={out}", "seeds_per_task=1", *QUICK]
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL, start_new_session=True)
-    deadline = time.monotonic() + 240
+    deadline = time.monotonic() + 600
     while len(read_log(out / LOG_NAME)) < 1 and time.monotonic() < deadline:
         assert child.poll() is None, "the run ended before it could be killed"
         time.sleep(0.2)
     os.killpg(child.pid, signal.SIGKILL)  # the run and its Chromium, mid-episode
     child.wait()
     killed = read_log(out / LOG_NAME)
-    assert 1 <= len(killed) < 4
+    assert len(killed) == 1  # killed during the second episode
     config = load_config(DaggerConfig, None, [f"checkpoint={tiny_checkpoint}",
-                                              f"output_dir={out}", *QUICK])
+                                              f"output_dir={out}", "seeds_per_task=1", *QUICK])
     resumed = run_dagger(config)
     assert resumed["plan"]["skipped_done"] == len({a.annotation_id for a in killed
                                                    if a.status != "crashed"})
     ids = [t["annotation_id"] for t in shard_tasks(out)]
     assert len(ids) == len(set(ids)) == resumed["episodes"]["written"]
-    assert resumed["episodes"]["attempted"] == 4
+    assert resumed["episodes"]["attempted"] == 2
     logged = [a.annotation_id for a in read_log(out / LOG_NAME) if a.status != "crashed"]
     assert sorted(logged) == sorted(set(logged))  # no episode played twice
 

@@ -4,6 +4,7 @@ or test episode uses; a REAL two-checkpoint selection in Chromium."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -84,6 +85,7 @@ def test_select_plays_two_real_checkpoints(tiny_checkpoint, tmp_path, capsys):
         assert set(row["families"]) == {"click", "enter"}
         assert (out / name / "episodes.jsonl").exists()
     assert selection["winner"] in names and selection["seeds"] == [20000, 20000]
+    assert (out / "best").resolve() == Path(selection["winner_checkpoint"]).resolve()
     printed = capsys.readouterr().out
     assert "best checkpoint:" in printed and "| all |" in printed
     assert eval_main(args) == 0  # resumed from the journals: nothing is played again
