@@ -27,13 +27,13 @@ from datagen.dagger.config import DaggerConfig
 from datagen.dagger.episode import DaggerRun, DaggerSettings, play_dagger_episode
 from datagen.miniwob.dump import dagger_task
 from datagen.miniwob.manifest import LOG_NAME, Attempt, append_log, read_log, settled_ids, summarize
-from datagen.miniwob.recorder import first_line, plan
+from datagen.miniwob.recorder import guarded, plan
 from datagen.miniwob.shards import ShardWriter
 from pipeline.agent.loop import StepLimits
 from pipeline.agent.miniwob_env import LiveSettings
 from pipeline.agent.policy import Policy
 from pipeline.config import config_to_dict
-from pipeline.errors import CaptureError, PagescoutError
+from pipeline.errors import PagescoutError
 from pipeline.live.miniwob import serve_miniwob
 from pipeline.live.slot import BrowserSlot
 
@@ -111,8 +111,6 @@ async def _attempt(browser: BrowserSlot, base: str, task: str, seed: int, studen
                    settings: DaggerSettings, config: DaggerConfig
                    ) -> tuple[Attempt, dict[str, Any] | None]:
     """Play one episode; (log line, task record or None when no state was labelled)."""
-    from playwright.async_api import Error as PlaywrightError
-
     uid, started = annotation_id(task, seed), time.perf_counter()
 
     def attempt(status: str, reason: str = "", played: DaggerRun | None = None) -> Attempt:
@@ -120,15 +118,11 @@ async def _attempt(browser: BrowserSlot, base: str, task: str, seed: int, studen
         return Attempt(uid, task, seed, status, reason, len(played.steps) if played else 0,
                        round(time.perf_counter() - started, 3), detail)
 
-    try:
-        played = await asyncio.wait_for(
-            play_dagger_episode(browser.page, base, task, seed, student, settings),
-            config.episode_timeout_s)
-    except (TimeoutError, PlaywrightError, CaptureError) as exc:
-        await browser.recover()
-        return attempt("crashed", f"browser: {first_line(exc)}"), None
-    except Exception as exc:  # noqa: BLE001 - a policy bug loses its episode, never the run
-        return attempt("failed", f"error: {type(exc).__name__}: {first_line(exc)}"), None
+    played, status, reason = await guarded(
+        browser, play_dagger_episode(browser.page, base, task, seed, student, settings),
+        config.episode_timeout_s)
+    if played is None:
+        return attempt(status, reason), None
     if not played.steps:
         return attempt("failed", played.stop, played), None
     record = dagger_task(played.episode, played.steps, config.max_negatives)
