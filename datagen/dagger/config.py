@@ -35,7 +35,8 @@ class DaggerConfig:
     max_steps: int = 10  # labelled steps per episode at most (eval's step limit)
     max_tool_calls: int = 6  # per step: queries plus rejected replies, as eval
     episode_max_time_ms: int = 120_000
-    episode_timeout_s: float = 180.0
+    episode_budget_s: float = 150.0  # no new step after this long; the labelled steps are kept
+    episode_timeout_s: float = 300.0  # wall time before the episode counts as crashed (retried)
     target_wait_ms: int = 2_000  # how long the label's target may take to become visible
     after_action_ms: int = 400  # wait after an action before the next capture (as eval)
     disable_animations: bool = True
@@ -72,8 +73,9 @@ class DaggerConfig:
                 problems.append(f"{key}: {getattr(self, key)} must be at least 1")
         if self.max_negatives < 0 or self.after_action_ms < 0:
             problems.append("max_negatives and after_action_ms must be 0 or more")
-        if self.episode_timeout_s <= 0:
-            problems.append(f"episode_timeout_s: {self.episode_timeout_s} must be positive")
+        if not 0 < self.episode_budget_s < self.episode_timeout_s:
+            problems.append(f"episode_budget_s: {self.episode_budget_s} must be positive and "
+                            f"below episode_timeout_s ({self.episode_timeout_s})")
         if self.limit is not None and self.limit < 1:
             problems.append(f"limit: {self.limit} must be at least 1 (or null for no limit)")
         return problems

@@ -3,7 +3,7 @@
     run = await play_dagger_episode(page, base_url, task, seed, student, settings)
     run.steps       # LabelledStep: the page before the act, the oracle's act and its target,
                     # what was executed (the history line the next step sees), who acted
-    run.stop        # "finished", "max_steps", "oracle: <why the oracle cannot act>"
+    run.stop        # "finished", "max_steps", "time_budget", "oracle: <why it cannot act>"
 
 Every step observes the page as eval's harness does (``pipeline.agent.miniwob_env``), asks the
 task's scripted policy for its label from that state (``policies.restart.next_label``: the first
@@ -11,12 +11,14 @@ act a fresh run would still need), and lets the student play the step through th
 ``play_step`` with error feedback, exactly as eval plays it. The student's accepted action is
 executed (classic DAgger); when its replies are unusable, refused, or it calls ``done`` before
 the task ended, the oracle's act is executed instead so the states after it are still visited.
-The episode stops when the task ends, after ``max_steps`` labelled steps, or when the oracle
-itself cannot act (its policy gives up or its target is not on the page).
+The episode stops when the task ends, after ``max_steps`` labelled steps, when the oracle
+itself cannot act (its policy gives up or its target is not on the page), or when its time
+budget is spent (a slow student on a busy machine keeps the steps it was labelled).
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +47,7 @@ class DaggerSettings:
     mode: Mode
     limits: StepLimits  # the student's step limits (eval's: error feedback on)
     target_wait_ms: int  # how long the label's target may take to become visible
+    budget_s: float  # no new step after this many seconds (the steps so far are kept)
 
 
 @dataclass(slots=True)
@@ -76,8 +79,12 @@ async def play_dagger_episode(page: Any, base_url: str, task: str, seed: int, st
     run = DaggerRun(episode)
     history: list[str] = []
     previous: DistilledPage | None = None
+    started = time.perf_counter()
     try:
         for _ in range(settings.limits.max_steps):
+            if time.perf_counter() - started > settings.budget_s:
+                run.stop = "time_budget"
+                break
             seen = await _labelled(env, episode, settings.target_wait_ms)
             if isinstance(seen, str):
                 run.stop = f"oracle: {seen}"

@@ -71,7 +71,7 @@ async def _dagger(config: DaggerConfig, student: Policy | None) -> dict[str, Any
         LiveSettings(config.browser, config.episode_max_time_ms, config.disable_animations,
                      config.after_action_ms),
         config.mode, StepLimits(config.max_tool_calls, True, config.max_steps),
-        config.target_wait_ms)
+        config.target_wait_ms, config.episode_budget_s)
     run: list[Attempt] = []
     started = time.perf_counter()
     versions: dict[str, str] = {}
