@@ -85,6 +85,9 @@ async def play_dagger_episode(page: Any, base_url: str, task: str, seed: int, st
             if time.perf_counter() - started > settings.budget_s:
                 run.stop = "time_budget"
                 break
+            if await env.finished():  # e.g. the task's own timer ran out
+                run.stop = "finished"
+                break
             seen = await _labelled(env, episode, settings.target_wait_ms)
             if isinstance(seen, str):
                 run.stop = f"oracle: {seen}"
@@ -95,10 +98,10 @@ async def play_dagger_episode(page: Any, base_url: str, task: str, seed: int, st
                                   distilled)
             outcome = await play_step(student, situation, env.act, settings.limits)
             step = await _execute(env, outcome, distilled, act, target)
-            run.steps.append(step)
-            if not step.executed:
+            if not step.executed:  # a label no one could act on is not kept
                 run.stop = f"oracle: its act was refused ({step.student})"
                 break
+            run.steps.append(step)
             history.append(step.executed)
             previous = distilled
             if await env.finished():
