@@ -3,10 +3,13 @@
     python -m datagen record --config configs/datagen/miniwob.yaml [key=value ...]
     python -m datagen build --config configs/datagen/miniwob.yaml [key=value ...]
     python -m datagen build --config configs/datagen/mind2web.yaml input=[/path/to/data/train]
+    python -m datagen dagger --config configs/datagen/dagger.yaml checkpoint=RUN
     python -m datagen stats <output_dir>
 
 ``record`` plays MiniWoB++ episodes with oracle policies and writes them as Mind2Web task files
-(``datagen.miniwob``); ``build`` turns task files into verified trajectories (``datagen.build``);
+(``datagen.miniwob``); ``dagger`` lets a trained student play them and writes the oracle's label
+for every state it reaches, in the same format (``datagen.dagger``); ``build`` turns task files
+into verified trajectories (``datagen.build``);
 ``stats`` prints what a built dataset holds (``datagen.stats``). Every subcommand reads its own section of the YAML file (``record:`` ...)
 and takes the shared flags ``--output-dir``, ``--seed`` and ``--limit`` plus ``key.sub=value``
 overrides; a subcommand is one entry of ``COMMANDS``. Errors print one line and exit with 2.
@@ -37,6 +40,21 @@ def record(args: argparse.Namespace) -> int:
     return 0
 
 
+def dagger(args: argparse.Namespace) -> int:
+    from datagen.dagger import DaggerConfig, run_dagger
+
+    config = _load(DaggerConfig, args, "dagger")
+    manifest = run_dagger(config)
+    stats, run = manifest["dagger"], manifest["this_run"]
+    print(f"labelled {stats['labelled_steps']} steps in {stats['episodes']} episodes "
+          f"({stats['steps_per_episode']} per episode; the student's act differed from the "
+          f"oracle's in {stats['differed_share']:.0%}; finished with fallback "
+          f"{stats['success_with_fallback']:.0%}) in {config.output_dir}; this run: "
+          f"{run['episodes']} episodes, {run['episodes_per_s'] * 60:.1f} episodes/min",
+          file=sys.stderr)
+    return 0
+
+
 def build(args: argparse.Namespace) -> int:
     from datagen.build import run_build
     from datagen.build_config import BuildConfig
@@ -59,6 +77,7 @@ def stats(args: argparse.Namespace) -> int:
 # name -> (help, handler); each handler reads the config section named like the command.
 COMMANDS: dict[str, tuple[str, Callable[[argparse.Namespace], int]]] = {
     "record": ("record MiniWoB++ episodes as Mind2Web task files", record),
+    "dagger": ("a student plays MiniWoB++ live; the oracle labels its states", dagger),
     "build": ("task files -> verified query-tool trajectories", build),
 }
 

@@ -1,5 +1,7 @@
 """``python -m eval --config FILE [key=value ...]``, ``python -m eval compare A B`` and
-``python -m eval chain-report ...`` (the main job's report, see ``eval.chain_report``).
+``python -m eval chain-report ...`` (the main job's report, see ``eval.chain_report``) and
+``python -m eval select --config configs/eval/select.yaml checkpoints=[A,B]`` (the best
+checkpoint by live success on the validation seeds, see ``eval.select``).
 
     python -m eval --config configs/eval/miniwob.yaml checkpoint=runs/training/smollm2-135m-cpu
     python -m eval --config configs/eval/mind2web.yaml input=/data/mind2web/test_task
@@ -39,6 +41,9 @@ def main(argv: list[str] | None = None) -> int:
         return run_command(lambda: _compare(argv[1:]))
     if argv[:1] == ["chain-report"]:
         return run_command(lambda: _chain_report(argv[1:]))
+    if argv[:1] == ["select"]:
+        args = parse_args(build_parser(), argv[1:])
+        return run_command(lambda: _select(args), "interrupted; run the same command to resume")
     args = parse_args(build_parser(), argv)
     return run_command(lambda: _evaluate(args), "interrupted; run the same command to resume")
 
@@ -66,6 +71,20 @@ def _chain_report(argv: list[str]) -> int:
     path = write_chain_report(args.dataset, args.training, args.eval, args.out)
     print_chain_report(path)
     print(f"report: {path}")
+    return 0
+
+
+def _select(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from eval.config import load_eval_config
+    from eval.select import REPORT_NAME, select
+    from pipeline.cli.support import shared_overrides
+
+    cfg = load_eval_config(args.config, shared_overrides(args))
+    selection = select(cfg)
+    print((Path(cfg.output_dir) / REPORT_NAME).read_text())
+    print(f"best checkpoint: {selection['winner_checkpoint']}")
     return 0
 
 

@@ -34,11 +34,12 @@ from eval.browsergym.benchmark import BenchmarkEpisode, leaderboard_rows
 from eval.browsergym.bridge import BrowserGymBridge
 from eval.config import EvalConfig
 from eval.journal import Journal
-from eval.miniwob_harness import EpisodePlan, MiniwobEnvironment, episode_row, failed_row
+from eval.miniwob_harness import EpisodePlan, episode_row, failed_row
 from eval.policies import PolicyFactory
 from pipeline.agent.conversation import opening
 from pipeline.agent.history import history_line
 from pipeline.agent.loop import StepLimits, play_episode
+from pipeline.agent.miniwob_env import MiniwobEnvironment
 from pipeline.live.actions import LiveActions
 from pipeline.live.miniwob import episode_from
 
@@ -48,7 +49,7 @@ class BrowserGymEnvironment(MiniwobEnvironment):
 
     def __init__(self, page: Any, actions: LiveActions, cfg: EvalConfig,
                  bridge: BrowserGymBridge) -> None:
-        super().__init__(page, actions, cfg)
+        super().__init__(page, actions, cfg.browser, cfg.miniwob.after_action_ms)
         self.bridge = bridge
         self.reward = 0.0
         self.raw_reward: float | None = None  # MiniWoB's own (BrowserGym's reward is raw > 0)

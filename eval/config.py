@@ -21,6 +21,10 @@ from pipeline.config import load_config
 from pipeline.live.browser import BrowserConfig
 
 POLICIES = ("oracle", "random", "base", "checkpoint", "openai")
+# Live episode seeds by use (the recorder plays 0.., DAgger 5000..9999, datagen.dagger.config):
+# eval's test seeds and checkpoint selection's validation seeds never meet a training page.
+TEST_SEEDS = range(10_000, 20_000)
+VALIDATION_SEEDS = range(20_000, 30_000)
 BASELINES = ("oracle", "random", "base")  # run once, in the first mode
 Benchmark = Literal["miniwob", "mind2web", "browsergym"]
 
@@ -42,7 +46,7 @@ class MiniwobConfig:
     tasks: list[str] | None = None  # null: every task with a scripted oracle policy
     heldout_tasks: list[str] = field(default_factory=list)  # tasks no training run saw
     seeds_per_task: int = 3
-    first_seed: int = 10_000  # far from the recorder's seeds (0..), so never a training page
+    first_seed: int = TEST_SEEDS.start  # far from the training seeds, so never a training page
     episode_max_time_ms: int = 120_000  # the task's own timer (raw reward ignores time)
     disable_animations: bool = True  # jQuery.fx.off, as the recorder plays
     # after an action, wait this long before the next capture: jQuery UI's autocomplete opens
@@ -95,6 +99,7 @@ class EvalConfig:
     policy: str | list[str] = "checkpoint"
     mode: str | list[str] = "query_only"
     checkpoint: str = "runs/training/smollm2-135m-cpu"  # a run folder, adapter or merged folder
+    checkpoints: list[str] = field(default_factory=list)  # eval select: the ones it compares
     model: str = "smollm2"  # the untuned base model of policy ``base``
     workers: int = 2  # live episodes at once, each in its own browser
     episode_timeout_s: float = 180.0  # wall time of one live episode before it fails

@@ -27,30 +27,15 @@ from eval.config import EvalConfig
 from eval.journal import Journal
 from eval.policies import PolicyFactory
 from pipeline.agent.conversation import opening
-from pipeline.agent.execute import ToolResult, execute
 from pipeline.agent.history import history_line
 from pipeline.agent.loop import EpisodeRecord, StepLimits, play_episode
+from pipeline.agent.miniwob_env import LiveSettings, MiniwobEnvironment, open_episode
 from pipeline.agent.modes import Mode
 from pipeline.agent.observe import observation_tokens
-from pipeline.capture import capture_page
-from pipeline.distill import distill
-from pipeline.distill.model import DistilledPage
 from pipeline.errors import CaptureError
 from pipeline.live.actions import LiveActions
-from pipeline.live.miniwob import episode_result, serve_miniwob, start_episode, task_url
+from pipeline.live.miniwob import episode_result, serve_miniwob
 from pipeline.live.slot import BrowserSlot
-from pipeline.tools import ToolCall
-
-_FX_OFF_JS = "() => { if (window.jQuery) window.jQuery.fx.off = true; }"
-# Two animation frames, then no running jQuery animation (or 1 s): the page after an action.
-_SETTLE_JS = """async () => {
-  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
-  await frame(); await frame();
-  const deadline = Date.now() + 1000;
-  while (window.jQuery && window.jQuery(':animated').length && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 16));
-  }
-}"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,27 +52,10 @@ class EpisodePlan:
         return f"{self.run}|{self.task}|{self.seed}"
 
 
-class MiniwobEnvironment:
-    """The ``Environment`` of one episode's page (see ``pipeline.agent.loop``)."""
-
-    def __init__(self, page: Any, actions: LiveActions, cfg: EvalConfig) -> None:
-        self.page, self.actions, self.cfg = page, actions, cfg
-        self.acted = False  # an action ran since the last capture
-
-    async def observe(self) -> DistilledPage:
-        if self.acted:
-            await self.page.wait_for_timeout(self.cfg.miniwob.after_action_ms)
-            self.acted = False
-        await self.page.evaluate(_SETTLE_JS)
-        return distill(await capture_page(self.page, self.cfg.browser))
-
-    async def act(self, call: ToolCall, page: DistilledPage) -> ToolResult:
-        result = await execute(call, page, self.actions)
-        self.acted = self.acted or result.ok
-        return result
-
-    async def finished(self) -> bool:
-        return (await episode_result(self.page)).done
+def live_settings(cfg: EvalConfig) -> LiveSettings:
+    m = cfg.miniwob
+    return LiveSettings(cfg.browser, m.episode_max_time_ms, m.disable_animations,
+                        m.after_action_ms)
 
 
 def plan_episodes(cfg: EvalConfig, tasks: list[str]) -> list[EpisodePlan]:
@@ -147,12 +115,9 @@ async def _attempt(cfg: EvalConfig, slot: BrowserSlot, base_url: str, plan: Epis
 async def _episode(cfg: EvalConfig, page: Any, base_url: str, plan: EpisodePlan,
                    policy: Any) -> dict[str, Any]:
     started = time.perf_counter()
-    await page.goto(task_url(base_url, plan.task), wait_until="load")
-    episode = await start_episode(page, plan.task, plan.seed, cfg.miniwob.episode_max_time_ms)
-    if cfg.miniwob.disable_animations:
-        await page.evaluate(_FX_OFF_JS)
+    episode = await open_episode(page, base_url, plan.task, plan.seed, live_settings(cfg))
     actions = LiveActions(page)
-    env = MiniwobEnvironment(page, actions, cfg)
+    env = MiniwobEnvironment(page, actions, cfg.browser, cfg.miniwob.after_action_ms)
     gold = LiveOracle(page, episode, actions) if plan.policy == "oracle" else None
     limits = StepLimits(cfg.max_tool_calls, True, cfg.max_steps, cfg.max_idle_steps)
     try:

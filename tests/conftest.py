@@ -83,3 +83,30 @@ def base_folder() -> Path:
         return resolve_model(None)
     except ModelError as exc:
         pytest.skip(f"no SmolLM2 base model: {exc}")
+
+
+@pytest.fixture(scope="session")
+def tiny_checkpoint(tmp_path_factory, base_folder: Path) -> Path:
+    """A REAL training run folder (two LoRA steps on SmolLM2-135M over the tiny fixture dataset,
+    a ``checkpoint-1`` beside the final adapter): a student for the DAgger and checkpoint
+    selection tests. ``$PAGESCOUT_TEST_CHECKPOINT`` names a run to use instead (a better
+    student makes the same tests play longer episodes)."""
+    import sys
+
+    if os.environ.get("PAGESCOUT_TEST_CHECKPOINT"):
+        return Path(os.environ["PAGESCOUT_TEST_CHECKPOINT"])
+    sys.path.insert(0, str(Path(__file__).parent / "training"))
+    from training_helpers import write_dataset
+
+    from training.config import load_training_config
+    from training.recipe import main
+
+    data = write_dataset(tmp_path_factory.mktemp("tiny-dataset"), train=4, test=2)
+    out = tmp_path_factory.mktemp("tiny-run")
+    main(load_training_config(None, [
+        f"dataset_dir={data}", f"output_dir={out}", "max_steps=2", "save_steps=1",
+        "max_length=256", "batch_size=1", "grad_accum=1", "learning_rate=0.01",
+        "warmup_steps=0", "precision=fp32", "eval_split=test", "eval_limit=2", "eval_samples=2",
+        "eval_max_new_tokens=8", "eval_batch_size=2", "eval_steps=2", "logging_steps=1",
+        "progress=false"]))
+    return out

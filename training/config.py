@@ -85,6 +85,9 @@ class TrainingConfig:
     eval_batch_size: int = 8
     resume: bool = False  # continue from the latest checkpoint in output_dir
     resume_from_checkpoint: str | None = None  # ... or from this checkpoint folder
+    # start the LoRA weights and token rows from an earlier run (its folder, adapter/ or a
+    # checkpoint-N) with the same lora.* settings, e.g. a DAgger round from the round before
+    init_adapter: str | None = None
     merge: bool = False  # also write the LoRA merged into the base model (output_dir/merged)
     progress: bool = True
     max_bad_share: float = 0.01  # fail when more of a split's lines than this are malformed
@@ -94,6 +97,10 @@ class TrainingConfig:
         problem = model_problem(self.model)
         if problem:
             problems.append(f"model: {problem}")
+        if self.init_adapter and not _is_adapter(self.init_adapter):
+            problems.append(f"init_adapter: {self.init_adapter} holds no adapter (no "
+                            "adapter_config.json in it or its adapter/); pass an earlier run's "
+                            "folder")
         if self.resume_from_checkpoint and not Path(self.resume_from_checkpoint).is_dir():
             problems.append(f"resume_from_checkpoint: {self.resume_from_checkpoint} is not a "
                             "folder; pass a checkpoint-N folder of an earlier run or use resume=true")
@@ -168,3 +175,10 @@ def model_problem(spec: str | None) -> str | None:
     except (ModelError, PagescoutError) as exc:
         return str(exc)
     return None
+
+
+def _is_adapter(spec: str) -> bool:
+    from pipeline.model.trained import trained_folder
+
+    folder = trained_folder(spec)
+    return folder is not None and (folder / "adapter_config.json").is_file()

@@ -4,7 +4,7 @@
     accelerate launch --config_file configs/accelerate/cpu.yaml -m training --config ...
 
 setup: the base model (``pipeline.model.hf``), functional tokens with their embedding init, LoRA
-plus the new token rows, datagen's splits rendered to ids/labels/weights, the held-out prompts for
+plus the new token rows (holding an earlier run's adapter with ``init_adapter``), datagen's splits rendered to ids/labels/weights, the held-out prompts for
 generation, and the trainer (``WeightedSFTTrainer``) with TRL's defaults set explicitly.
 train: ``trainer.train``, resuming from ``resume_from_checkpoint`` or the latest ``checkpoint-N``
 when ``resume=true``; checkpoints every ``save_steps``, evaluation every ``eval_steps``.
@@ -25,7 +25,7 @@ from typing import Any
 from pipeline.config import config_to_dict
 from pipeline.errors import PagescoutError
 from pipeline.model.functional_tokens import add_functional_tokens
-from pipeline.model.trained import save_run_info
+from pipeline.model.trained import save_run_info, trained_folder
 from pipeline.tools import functional_tokens
 from training import report
 from training.budget import TimeBudget
@@ -38,7 +38,7 @@ from training.data import (
     render_records,
     screen_bad_lines,
 )
-from training.lora import with_lora
+from training.lora import start_from, with_lora
 from training.metrics import GenerationEval, argmax_logits, compute_metrics_for
 from training.trainer import WeightedSFTTrainer
 
@@ -76,6 +76,8 @@ def setup(cfg: TrainingConfig) -> Run:
     model, tokenizer = load_causal_lm(base_folder, dtype="float32")
     new_ids = add_functional_tokens(model, tokenizer)
     model = with_lora(model, cfg.lora, new_ids)
+    if cfg.init_adapter:
+        start_from(model, trained_folder(cfg.init_adapter))
     settings = RenderSettings(cfg.max_length, cfg.loss_weight, tuple(new_ids),
                               cfg.first_token_weight)
     train_set, train_info = _rendered(cfg, "train", cfg.train_split, cfg.limit, tokenizer,

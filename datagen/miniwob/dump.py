@@ -8,7 +8,9 @@ its id from one action's page to the next, as in Mind2Web.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from datagen.mind2web.writer import (
     action_record,
@@ -17,7 +19,11 @@ from datagen.mind2web.writer import (
 )
 from datagen.miniwob.episode import CapturedStep, EpisodeRun
 from pipeline.html.mind2web_format import action_repr, operation
+from pipeline.live.miniwob import Episode
 from pipeline.page_state import PageState
+
+if TYPE_CHECKING:
+    from datagen.dagger.episode import LabelledStep
 
 DOMAIN = "miniwob"
 
@@ -36,9 +42,7 @@ def episode_task(run: EpisodeRun, max_negatives: int) -> dict:
     episode = run.episode
     task_id = annotation_id(episode.task, int(episode.seed))
     actions, reprs = [], []
-    for i, (state, target, step) in enumerate(canonical_steps(run.steps)):
-        uid = f"{task_id}-a{i}"
-        op = operation(step.act.op, step.act.value, step.act.original_op)
+    for uid, state, target, op, step in _actions(task_id, run.steps):
         negatives = sample_negatives(state, target, max_negatives, seed=uid)
         actions.append(action_record(uid, state, target, op, negatives))
         reprs.append(action_repr(state, target, op))
@@ -47,7 +51,32 @@ def episode_task(run: EpisodeRun, max_negatives: int) -> dict:
                        action_reprs=reprs, actions=actions)
 
 
-def canonical_steps(steps: list[CapturedStep]) -> list[tuple[PageState, int, CapturedStep]]:
+def dagger_task(episode: Episode, steps: list[LabelledStep], max_negatives: int) -> dict:
+    """The Mind2Web task of a DAgger episode: each action holds the oracle's label (operation,
+    positive) on the page the student reached; ``action_reprs`` hold what was *executed*, so a
+    step's history (the reprs before it) is the student's own. Each action also carries
+    ``dagger``: who acted, the student's action and whether it agreed with the label."""
+    task_id = f"miniwob-dagger-{episode.task}-s{episode.seed}"
+    actions = []
+    for uid, state, target, op, step in _actions(task_id, steps):
+        negatives = sample_negatives(state, target, max_negatives, seed=uid)
+        actions.append({**action_record(uid, state, target, op, negatives),
+                        "dagger": {"by": step.by, "student": step.student,
+                                   "agreed": step.agreed}})
+    return task_record(task_id, website=episode.task, domain=DOMAIN,
+                       subdomain=subdomain(episode.task), confirmed_task=episode.utterance,
+                       action_reprs=[s.executed for s in steps], actions=actions)
+
+
+def _actions(task_id: str, steps: Sequence[CapturedStep | LabelledStep]) -> Iterator[tuple]:
+    """(action uid, canonical page, canonical target, Mind2Web operation, step) per step."""
+    for i, (state, target, step) in enumerate(canonical_steps(steps)):
+        op = operation(step.act.op, step.act.value, step.act.original_op)
+        yield f"{task_id}-a{i}", state, target, op, step
+
+
+def canonical_steps(steps: Sequence[CapturedStep | LabelledStep]
+                    ) -> list[tuple[PageState, int, CapturedStep | LabelledStep]]:
     """Each step's page and target with backend ids renumbered in order of first appearance."""
     ids: dict[int, int] = {}
     out = []

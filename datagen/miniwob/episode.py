@@ -107,8 +107,7 @@ async def run_episode(page: Any, base_url: str, task: str, seed: int,
 async def _step(page: Any, actions: LiveActions, act: Act, run: EpisodeRun,
                 settings: EpisodeSettings) -> str:
     """Capture, check and perform one act; returns a failure reason or ""."""
-    problem = await page.evaluate(_SETTLE_JS.replace("TARGET", act.target),
-                                  settings.target_wait_ms)
+    problem = await settle_target(page, act, settings.target_wait_ms)
     if problem:
         return f"target: {problem} ({act.op} {act.target[:80]})"
     target = await actions.backend_id_of(act.target)
@@ -120,6 +119,12 @@ async def _step(page: Any, actions: LiveActions, act: Act, run: EpisodeRun,
     run.steps.append(CapturedStep(state, target, act))
     outcome = await perform(actions, act, target)
     return "" if outcome.ok else f"action_{outcome.error}: {outcome.message}"
+
+
+async def settle_target(page: Any, act: Act, wait_ms: int) -> str:
+    """Wait (at most ``wait_ms``) until the act's target is visible and no animation runs;
+    returns "" or why not ("not found", "not visible")."""
+    return await page.evaluate(_SETTLE_JS.replace("TARGET", act.target), wait_ms)
 
 
 async def perform(actions: LiveActions, act: Act, target: int):

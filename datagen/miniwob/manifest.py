@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -27,6 +27,7 @@ class Attempt:
     reason: str = ""  # "code: details" for failed and crashed episodes
     steps: int = 0
     seconds: float = 0.0
+    detail: dict[str, Any] = field(default_factory=dict)  # run-specific (DAgger's episode stats)
 
     @property
     def code(self) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Awaitable
 from pathlib import Path
 from typing import Any
 
@@ -92,28 +93,39 @@ async def _attempt(browser: BrowserSlot, base: str, task: str, seed: int,
                    settings: EpisodeSettings, config: RecordConfig
                    ) -> tuple[Attempt, dict[str, Any] | None]:
     """Play one episode; (log line, task record or None)."""
-    from playwright.async_api import Error as PlaywrightError
-
     uid, started = annotation_id(task, seed), time.perf_counter()
 
     def attempt(status: str, reason: str = "", steps: int = 0) -> Attempt:
         return Attempt(uid, task, seed, status, reason, steps,
                        round(time.perf_counter() - started, 3))
 
-    try:
-        run = await asyncio.wait_for(run_episode(browser.page, base, task, seed, settings),
-                                     config.episode_timeout_s)
-    except (TimeoutError, PlaywrightError, CaptureError) as exc:
-        await browser.recover()
-        return attempt("crashed", f"browser: {_first_line(exc)}"), None
-    except Exception as exc:  # noqa: BLE001 - a policy bug loses its episode, never the run
-        return attempt("failed", f"error: {type(exc).__name__}: {_first_line(exc)}"), None
+    run, status, reason = await guarded(
+        browser, run_episode(browser.page, base, task, seed, settings), config.episode_timeout_s)
+    if run is None:
+        return attempt(status, reason), None
     if not run.success:
         return attempt("failed", run.failure, len(run.steps)), None
     record = episode_task(run, config.max_negatives)
     return attempt("written", "", len(run.steps)), record
 
 
-def _first_line(exc: BaseException) -> str:
+async def guarded(browser: BrowserSlot, play: Awaitable[Any], timeout_s: float
+                  ) -> tuple[Any, str, str]:
+    """Await one episode within ``timeout_s``: (its value, "", "") or (None, status, reason):
+    ``crashed`` on a browser error or timeout (the browser is replaced, a resumed run tries the
+    episode again), ``failed`` on anything else it raised (a policy bug loses its episode,
+    never the run)."""
+    from playwright.async_api import Error as PlaywrightError
+
+    try:
+        return await asyncio.wait_for(play, timeout_s), "", ""
+    except (TimeoutError, PlaywrightError, CaptureError) as exc:
+        await browser.recover()
+        return None, "crashed", f"browser: {first_line(exc)}"
+    except Exception as exc:  # noqa: BLE001 - a policy bug loses its episode, never the run
+        return None, "failed", f"error: {type(exc).__name__}: {first_line(exc)}"
+
+
+def first_line(exc: BaseException) -> str:
     text = str(exc).strip()
     return text.splitlines()[0][:200] if text else type(exc).__name__

@@ -12,6 +12,13 @@ the number, close a popup, open a folder)::
 
 An act names its target as a JavaScript function expression returning the element (``css`` builds
 the common ones); the recorder resolves it to a CDP backend node id.
+
+Policies are restartable: run afresh on a page some other agent has half done, a policy yields
+only acts the page does not already show (``restart.next_label``). Where a click's effect is
+visible (a tab open, a folder expanded, an email open, a date chosen, results listed) the policy
+checks the page before yielding it; typed text, a selected option and a checkbox's state are
+checked for every policy by ``restart.effect_shown`` (a checkbox click says the state it wants
+with ``check``).
 """
 
 from __future__ import annotations
@@ -40,10 +47,16 @@ class Act:
     op: Op = "CLICK"
     value: str = ""
     original_op: OriginalOp = "CLICK"  # ENTER: press Enter in the target (Mind2Web: op CLICK)
+    checked: bool | None = None  # a click on a checkbox or radio: the state it is meant to leave
 
 
 def click(target: str) -> Act:
     return Act(target, "CLICK", "", "CLICK")
+
+
+def check(target: str, on: bool = True) -> Act:
+    """A click on a checkbox or radio button meant to leave it checked (``on``) or not."""
+    return Act(target, "CLICK", "", "CLICK", checked=on)
 
 
 def type_(target: str, text: str) -> Act:

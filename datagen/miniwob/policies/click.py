@@ -11,6 +11,7 @@ import json
 from datagen.miniwob.policies.base import (
     PolicyError,
     after,
+    check,
     click,
     css,
     is_visible,
@@ -79,14 +80,19 @@ async def click_collapsible_2(page, episode):
 
 async def click_option(page, episode):
     name = after(episode.utterance, r"^Select (.*) and click Submit\.$").group(1)
-    yield click(_checkable(name))
+    yield check(_checkable(name))
     yield click(css("#subbtn"))
 
 
 async def click_checkboxes(page, episode):
+    """Untick any box ticked by mistake, tick the named ones, then submit."""
     names = after(episode.utterance, r"^Select (.*) and click Submit\.$").group(1)
-    for name in [] if names == "nothing" else names.split(", "):
-        yield click(_checkable(name))
+    wanted = [] if names == "nothing" else names.split(", ")
+    ticked = await page.evaluate(
+        "() => Array.from(document.querySelectorAll('#area label'))"
+        ".filter((l) => l.querySelector('input:checked')).map((l) => l.textContent.trim())")
+    for name in [n for n in ticked if n not in wanted] + wanted:
+        yield check(_checkable(name), name in wanted)
     yield click(css("#subbtn"))
 
 

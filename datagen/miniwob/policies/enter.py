@@ -13,6 +13,7 @@ from datetime import datetime
 from datagen.miniwob.policies.base import (
     PolicyError,
     after,
+    check,
     click,
     css,
     enter,
@@ -130,7 +131,7 @@ def _row_input(header: str) -> str:
 async def form_sequence_2(page, episode):
     match = after(episode.utterance, r"Check the (\w+) radio button and enter the number "
                                      r'"(-?\d+)" into the (\w+) textbox')
-    yield click(css(f'#area input[type=radio][value="{ordinal(match.group(1)) + 1}"]'))
+    yield check(css(f'#area input[type=radio][value="{ordinal(match.group(1)) + 1}"]'))
     yield type_(css(f"#input-{ordinal(match.group(3)) + 1}"), match.group(2))
     yield click(css("#subbtn"))
 

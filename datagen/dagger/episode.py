@@ -1,0 +1,163 @@
+"""One DAgger episode: the student plays live, the oracle labels every state it reaches.
+
+    run = await play_dagger_episode(page, base_url, task, seed, student, settings)
+    run.steps       # LabelledStep: the page before the act, the oracle's act and its target,
+                    # what was executed (the history line the next step sees), who acted
+    run.stop        # "finished", "max_steps", "time_budget", "oracle: <why it cannot act>"
+
+Every step observes the page as eval's harness does (``pipeline.agent.miniwob_env``), asks the
+task's scripted policy for its label from that state (``policies.restart.next_label``: the first
+act a fresh run would still need), and lets the student play the step through the agent loop's
+``play_step`` with error feedback, exactly as eval plays it. The student's accepted action is
+executed (classic DAgger); when its replies are unusable, refused, or it calls ``done`` before
+the task ended, the oracle's act is executed instead so the states after it are still visited.
+The episode stops when the task ends, after ``max_steps`` labelled steps, when the oracle
+itself cannot act (its policy gives up or its target is not on the page), or when its time
+budget is spent (a slow student on a busy machine keeps the steps it was labelled).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from datagen.miniwob.episode import perform, settle_target
+from datagen.miniwob.policies import Act, PolicyError
+from datagen.miniwob.policies.restart import next_label
+from pipeline.agent.conversation import opening
+from pipeline.agent.history import history_line
+from pipeline.agent.loop import StepLimits, StepOutcome, play_step
+from pipeline.agent.miniwob_env import LiveSettings, MiniwobEnvironment, open_episode
+from pipeline.agent.modes import Mode
+from pipeline.agent.policy import Policy, Situation
+from pipeline.distill.model import DistilledPage
+from pipeline.html.mind2web_format import action_repr, operation
+from pipeline.live.actions import LiveActions
+from pipeline.live.miniwob import Episode, EpisodeResult, episode_result
+from pipeline.page_state import PageState
+from pipeline.tools import ToolCall
+
+_OPS = {"CLICK": "click", "TYPE": "type", "SELECT": "select"}
+
+
+@dataclass(frozen=True, slots=True)
+class DaggerSettings:
+    live: LiveSettings
+    mode: Mode
+    limits: StepLimits  # the student's step limits (eval's: error feedback on)
+    target_wait_ms: int  # how long the label's target may take to become visible
+    budget_s: float  # no new step after this many seconds (the steps so far are kept)
+
+
+@dataclass(slots=True)
+class LabelledStep:
+    state: PageState  # the page just before the act
+    target: int  # live backend node id of the oracle's target
+    act: Act  # the oracle's label
+    executed: str  # the history line of the act that was executed
+    by: str  # "student" or "oracle" (the student had no usable action)
+    student: str  # the student's action as a history line, or why it had none
+    agreed: bool  # the student's action is the oracle's act
+
+
+@dataclass(slots=True)
+class DaggerRun:
+    episode: Episode
+    steps: list[LabelledStep] = field(default_factory=list)
+    stop: str = "max_steps"
+    result: EpisodeResult | None = None
+
+
+async def play_dagger_episode(page: Any, base_url: str, task: str, seed: int, student: Policy,
+                              settings: DaggerSettings) -> DaggerRun:
+    """Play ``task`` under ``seed`` with ``student``, labelling every state (see module doc)."""
+    live = settings.live
+    episode = await open_episode(page, base_url, task, seed, live)
+    actions = LiveActions(page)
+    env = MiniwobEnvironment(page, actions, live.browser, live.after_action_ms)
+    run = DaggerRun(episode)
+    history: list[str] = []
+    previous: DistilledPage | None = None
+    started = time.perf_counter()
+    try:
+        for _ in range(settings.limits.max_steps):
+            if time.perf_counter() - started > settings.budget_s:
+                run.stop = "time_budget"
+                break
+            if await env.finished():  # e.g. the task's own timer ran out
+                run.stop = "finished"
+                break
+            seen = await _labelled(env, episode, settings.target_wait_ms)
+            if isinstance(seen, str):
+                run.stop = f"oracle: {seen}"
+                break
+            distilled, act, target = seen
+            messages = opening(episode.utterance, history, distilled, settings.mode, previous)
+            situation = Situation(episode.utterance, list(history), settings.mode, messages,
+                                  distilled)
+            outcome = await play_step(student, situation, env.act, settings.limits)
+            step = await _execute(env, outcome, distilled, act, target)
+            if not step.executed:  # a label no one could act on is not kept
+                run.stop = f"oracle: its act was refused ({step.student})"
+                break
+            run.steps.append(step)
+            history.append(step.executed)
+            previous = distilled
+            if await env.finished():
+                run.stop = "finished"
+                break
+    finally:
+        await actions.close()
+    run.result = await episode_result(page)
+    return run
+
+
+async def _labelled(env: MiniwobEnvironment, episode: Episode, wait_ms: int
+                    ) -> tuple[DistilledPage, Act, int] | str:
+    """The observed page, the oracle's act on it and its target; or why there is none."""
+    distilled = await env.observe()
+    try:
+        act = await next_label(env.page, episode)
+    except PolicyError as exc:
+        return f"policy: {exc}"
+    if act is None:
+        return "the policy has nothing left to do"
+    target = await env.actions.backend_id_of(act.target)
+    if target is None or target not in distilled.state.by_backend_id():
+        # the target is still opening (a menu, a panel): wait for it, then look again
+        if problem := await settle_target(env.page, act, wait_ms):
+            return f"its target is {problem} ({act.op} {act.target[:80]})"
+        distilled = await env.observe()
+        target = await env.actions.backend_id_of(act.target)
+        if target is None or target not in distilled.state.by_backend_id():
+            return f"its target is not in the capture ({act.op} {act.target[:80]})"
+    return distilled, act, target
+
+
+async def _execute(env: MiniwobEnvironment, outcome: StepOutcome, page: DistilledPage,
+                   act: Act, target: int) -> LabelledStep:
+    """Keep the student's executed action, or execute the oracle's act in its place."""
+    action, result = outcome.action, outcome.result
+    if action is not None and result is not None and result.ok and not result.done:
+        line = history_line(action, page)
+        return LabelledStep(page.state, target, act, line, "student", line,
+                            agrees(action, page, act, target))
+    student = history_line(action, page) if action is not None and result is not None \
+        and result.ok else f"(no action: {outcome.stop})"
+    done = await perform(env.actions, act, target)
+    env.acted = env.acted or done.ok
+    executed = action_repr(page.state, target, operation(act.op, act.value, act.original_op)) \
+        if done.ok else ""
+    return LabelledStep(page.state, target, act, executed, "oracle",
+                        student if done.ok else done.message, False)
+
+
+def agrees(call: ToolCall, page: DistilledPage, act: Act, target: int) -> bool:
+    """Whether the student's executed call is the oracle's act (same element, op and value)."""
+    args = call.arguments
+    if act.original_op == "ENTER":
+        return call.name == "press" and args.get("key") == "Enter"
+    if call.name != _OPS[act.op] or page.backend_id(args.get("index", -1)) != target:
+        return False
+    return act.op == "CLICK" or args.get("text", args.get("option")) == act.value

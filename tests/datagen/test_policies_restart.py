@@ -1,0 +1,230 @@
+"""The oracle labels any state of an episode: a page put in a wrong or half-done state gets the
+right next act from ``next_label``, and following the labels from there finishes the task with
+reward > 0 (real Chromium, the tasks' own pages and seeds)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from datagen.miniwob.episode import perform, settle_target
+from datagen.miniwob.policies import POLICIES, policy_for
+from datagen.miniwob.policies.base import css
+from datagen.miniwob.policies.restart import effect_shown, next_label
+from pipeline.agent.miniwob_env import LiveSettings, open_episode
+from pipeline.live.actions import LiveActions
+from pipeline.live.browser import BrowserConfig
+from pipeline.live.miniwob import episode_result, serve_miniwob
+
+SETTINGS = LiveSettings(BrowserConfig(), 60_000, disable_animations=True, after_action_ms=0)
+SEED = 5
+
+
+@pytest.fixture(scope="module")
+def miniwob_base():
+    with serve_miniwob() as base_url:
+        yield base_url
+
+
+class Live:
+    """One episode in the shared session: disturb the page, ask for labels, follow them."""
+
+    def __init__(self, session, base_url: str, task: str, seed: int = SEED) -> None:
+        self.session = session
+        self.episode = session.run(open_episode(session.page, base_url, task, seed, SETTINGS))
+        self.page = session.page
+
+    def js(self, script: str, arg=None):
+        return self.session.run(self.page.evaluate(script, arg))
+
+    def type(self, selector: str, text: str) -> None:
+        self.session.run(self.page.fill(selector, text))
+
+    def click(self, selector: str) -> None:
+        self.session.run(self.page.click(selector))
+
+    def label(self):
+        return self.session.run(next_label(self.page, self.episode))
+
+    def step(self):
+        """Perform the oracle's label; the episode's result after it."""
+        async def run():
+            actions = LiveActions(self.page)
+            try:
+                act = await next_label(self.page, self.episode)
+                assert act is not None, "the oracle stopped before the episode ended"
+                assert not await settle_target(self.page, act, 2_000)
+                target = await actions.backend_id_of(act.target)
+                assert (await perform(actions, act, target)).ok
+                return await episode_result(self.page)
+            finally:
+                await actions.close()
+        return self.session.run(run())
+
+    def finish(self, max_acts: int = 12) -> float:
+        """Follow the oracle's labels until the episode ends; its raw reward."""
+        for _ in range(max_acts):
+            result = self.step()
+            if result.done:
+                return result.raw_reward
+        raise AssertionError(f"not done after {max_acts} labelled acts")
+
+
+def quoted(live: Live, n: int = 0) -> str:
+    return live.episode.utterance.split('"')[2 * n + 1]
+
+
+def fields(live: Live) -> dict[str, str]:
+    return dict(live.episode.fields)
+
+
+pytestmark = pytest.mark.browser
+
+
+def test_login_user_password_typed_first(capture_session, miniwob_base):
+    live = Live(capture_session, miniwob_base, "login-user")
+    live.type("#password", fields(live)["password"])
+    act = live.label()
+    assert (act.op, act.value, act.target) == ("TYPE", fields(live)["username"], css("#username"))
+    assert live.finish() > 0
+
+
+def test_login_user_wrong_value_is_retyped(capture_session, miniwob_base):
+    live = Live(capture_session, miniwob_base, "login-user")
+    live.type("#username", fields(live)["password"])  # the issue's mistake: the wrong field value
+    live.type("#password", fields(live)["password"])
+    act = live.label()
+    assert (act.op, act.value) == ("TYPE", fields(live)["username"])
+    assert live.finish() > 0
+
+
+def test_enter_password_second_field_first(capture_session, miniwob_base):
+    live = Live(capture_session, miniwob_base, "enter-password")
+    live.type("#verify", quoted(live))
+    act = live.label()
+    assert (act.op, act.target) == ("TYPE", css("#password"))
+    assert live.finish() > 0
+
+
+def test_enter_password_both_typed_leaves_submit(capture_session, miniwob_base):
+    live = Live(capture_session, miniwob_base, "enter-password")
+    live.type("#password", quoted(live))
+    live.type("#verify", quoted(live))
+    assert live.label().target == css("#subbtn")
+    assert live.finish() > 0
+
+
+def test_enter_date_wrong_date_is_retyped(capture_session, miniwob_base):
+    live = Live(capture_session, miniwob_base, "enter-date")
+    live.type("#tt", "2001-01-01")
+    act = live.label()
+    assert act.op == "TYPE" and act.value != "2001-01-01" and act.target == css("#tt")
+    assert live.finish() > 0
+
+
+def test_search_engine_wrong_search_then_right_one(capture_session, miniwob_base):
+    live = Live(capture_session, miniwob_base, "search-engine")
+    live.type("#search-text", "nothing like it")
+    live.click("#search")
+    act = live.label()
+    assert (act.op, act.value) == ("TYPE", quoted(live))
+    live.type("#search-text", quoted(live))
+    assert live.label().target == css("#search")  # the listed results are the wrong search's
+    assert live.finish() > 0
+
+
+def test_search_engine_results_already_listed(capture_session, miniwob_base):
+    live = Live(capture_session, miniwob_base, "search-engine")
+    live.type("#search-text", quoted(live))
+    live.click("#search")
+    act = live.label()
+    assert act.target != css("#search") and act.op == "CLICK"  # a page link or the result
+    assert live.finish() > 0
+
+
+def test_email_inbox_delete_wrong_email_open(capture_session, miniwob_base):
+    live = Live(capture_session, miniwob_base, "email-inbox-delete")
+    sender = live.episode.utterance.split("Find the email by ")[1].split(" and ")[0]
+    opened = live.js("(sender) => { const t = Array.from(document.querySelectorAll("
+                     "'#main .email-thread')).find((t) => t.querySelector('.email-sender')"
+                     ".textContent !== sender); t.click(); return t.querySelector("
+                     "'.email-sender').textContent; }", sender)
+    assert opened != sender
+    assert live.label().target == css("#close-email")
+    assert live.finish() > 0
+
+
+def test_email_inbox_delete_right_email_open(capture_session, miniwob_base):
+    live = Live(capture_session, miniwob_base, "email-inbox-delete")
+    sender = live.episode.utterance.split("Find the email by ")[1].split(" and ")[0]
+    live.js("(sender) => Array.from(document.querySelectorAll('#main .email-thread')).find("
+            "(t) => t.querySelector('.email-sender').textContent === sender).click()", sender)
+    assert live.label().target == css("#email .email-actions .trash")
+    assert live.finish() > 0
+
+
+def test_click_tab_2_wrong_tab_open(capture_session, miniwob_base):
+    for seed in range(SEED, SEED + 10):  # a seed whose link is not in the first tab
+        live = Live(capture_session, miniwob_base, "click-tab-2", seed)
+        tabs = live.js("(w) => Array.from(document.querySelectorAll('#area ul a')).map((a) => "
+                       "[a.getAttribute('href'), !!document.querySelector(a.getAttribute("
+                       "'href')).textContent.includes(w)])", quoted(live))
+        wrong = [href for href, holds in tabs if not holds]
+        if wrong and wrong[-1] != tabs[0][0]:
+            break
+    live.click(f'#area ul a[href="{wrong[-1]}"]')
+    act = live.label()
+    assert act.target.startswith("() => {") and "#area ul a[href=" in act.target
+    assert live.finish() > 0
+
+
+def test_click_checkboxes_wrong_box_is_unticked(capture_session, miniwob_base):
+    live = Live(capture_session, miniwob_base, "click-checkboxes")
+    ticked = live.js("() => { const wanted = core.getUtterance(); for (const l of "
+                     "document.querySelectorAll('#area label')) { const name = l.textContent"
+                     ".trim(); if (!wanted.includes(name)) { l.querySelector('input').click();"
+                     " return name; } } return null; }")
+    assert ticked is not None
+    act = live.label()
+    assert act.checked is False and ticked in act.target
+    assert live.finish() > 0
+
+
+def test_choose_date_easy_date_already_chosen(capture_session, miniwob_base):
+    live = Live(capture_session, miniwob_base, "choose-date-easy")
+    wanted = re.search(r"\d\d/\d\d/\d{4}", live.episode.utterance).group(0)
+    live.js("(d) => { document.querySelector('#datepicker').value = d; }", wanted)
+    assert live.label().target == css("#subbtn")
+    assert live.finish() > 0
+
+
+def test_login_user_popup_half_done(capture_session, miniwob_base):
+    live = Live(capture_session, miniwob_base, "login-user-popup")
+    live.type("#username", fields(live)["username"])
+    assert live.label().value == fields(live)["password"] or live.label().target == css(
+        "#popup-cancel")
+    assert live.finish() > 0
+
+
+@pytest.mark.parametrize("task", ["click-option", "choose-list", "form-sequence-2",
+                                  "multi-orderings", "use-autocomplete", "email-inbox-forward"])
+def test_after_the_first_act_the_label_moves_on(capture_session, miniwob_base, task):
+    """Once the first label is done the page shows it: the next label is another act."""
+    live = Live(capture_session, miniwob_base, task)
+    first = live.label()
+    assert not capture_session.run(effect_shown(live.page, first))
+    assert not live.step().done
+    assert live.label() != first or first.op == "CLICK" and first.checked is None
+    assert live.finish() > 0
+
+
+def test_every_policy_labels_the_fresh_page(capture_session, miniwob_base):
+    """From the start, the label is the policy's own first act."""
+    for task in ("click-button", "enter-text", "use-spinner", "navigate-tree", "social-media"):
+        live = Live(capture_session, miniwob_base, task)
+        acts = policy_for(task)(live.page, live.episode)
+        first = capture_session.run(anext(acts))
+        capture_session.run(acts.aclose())
+        assert live.label() == first, task
+    assert len(POLICIES) >= 25
