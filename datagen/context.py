@@ -29,6 +29,7 @@ from datagen.teachers.oracle import action_call
 from pipeline.agent.history import history_line
 from pipeline.agent.progress import PreviousStep
 from pipeline.distill.model import DistilledPage
+from pipeline.tools import ToolCall, make_call
 
 
 def own_recording(step: Step) -> bool:
@@ -54,12 +55,12 @@ class TaskContext:
         return replace(step, history=history), previous
 
     def after(self, step: Step, page: DistilledPage) -> None:
-        """Record ``step``'s page and action (its first target) for the step after it."""
-        targets = target_refs(page, step.positives)
-        if not targets:
+        """Record ``step``'s page and the action it took (its label on its first target, or
+        what a DAgger student did instead) for the step after it."""
+        call = taken_call(step, page)
+        if call is None:
             self.broken()
             return
-        call = action_call(step.operation.op, targets[0], step.operation.value)
         self.previous, self.previous_index = PreviousStep(page, call), step.step_index
         if own_recording(step):
             self.lines[step.step_index] = history_line(call, page)
@@ -67,3 +68,16 @@ class TaskContext:
     def broken(self) -> None:
         """A step that could not be read: the next one has no step before it."""
         self.previous, self.previous_index = None, -1
+
+
+def taken_call(step: Step, page: DistilledPage) -> ToolCall | None:
+    """The call ``step`` took on ``page``: a DAgger student's executed call where it has one
+    (``Step.executed``), else the label on its first target; None when that element has no ref."""
+    executed = step.executed
+    if executed is None:
+        targets = target_refs(page, step.positives)
+        return action_call(step.operation.op, targets[0], step.operation.value) if targets else None
+    if executed.backend_id is None:
+        return make_call(executed.name, **executed.arguments)
+    targets = target_refs(page, [executed.backend_id])
+    return make_call(executed.name, index=targets[0], **executed.arguments) if targets else None

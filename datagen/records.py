@@ -36,6 +36,17 @@ class Operation:
 
 
 @dataclass(slots=True)
+class Executed:
+    """What a DAgger step actually did where that is not its label: the student's tool call,
+    with its element (``index``) given as the page's ``backend_id`` (None: a call on no element,
+    such as ``press``). A recorded oracle episode has none: its label is what was done."""
+
+    name: str
+    arguments: dict[str, Any] = field(default_factory=dict)  # the call's arguments but ``index``
+    backend_id: int | None = None
+
+
+@dataclass(slots=True)
 class Step:
     step_id: str  # "<annotation_id>:<action_uid>", unique in a dump
     task: str  # the instruction (Mind2Web confirmed_task, MiniWoB++ utterance)
@@ -52,6 +63,7 @@ class Step:
     split: str = ""  # the dump's split name (train, test_task, ...) when known
     page: PageState | None = None  # inline page state ...
     page_path: str | None = None  # ... or a saved one (``PageState.load``)
+    executed: Executed | None = None  # a DAgger step: what the student did instead of the label
     schema_version: int = SCHEMA_VERSION
 
     def load_page(self) -> PageState:
@@ -64,6 +76,7 @@ class Step:
     def to_dict(self, inline_page: bool = True) -> dict[str, Any]:
         data = {k: v for k, v in asdict_shallow(self).items() if k != "page"}
         data["operation"] = asdict(self.operation)
+        data["executed"] = None if self.executed is None else asdict(self.executed)
         if inline_page and self.page is not None:
             data["page"] = self.page.to_dict()
         return data
@@ -74,6 +87,8 @@ class Step:
         try:
             fields_ = dict(data)
             fields_["operation"] = Operation(**fields_["operation"])
+            if fields_.get("executed") is not None:
+                fields_["executed"] = Executed(**fields_["executed"])
             page = fields_.pop("page", None)
             step = cls(**fields_)
         except (KeyError, TypeError) as exc:

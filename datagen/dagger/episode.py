@@ -25,12 +25,15 @@ from typing import Any
 from datagen.miniwob.episode import perform, settle_target
 from datagen.miniwob.policies import Act, PolicyError
 from datagen.miniwob.policies.restart import next_label
+from datagen.teachers.base import target_refs
+from datagen.teachers.oracle import action_call
 from pipeline.agent.conversation import opening
 from pipeline.agent.history import history_line
 from pipeline.agent.loop import StepLimits, StepOutcome, play_step
 from pipeline.agent.miniwob_env import LiveSettings, MiniwobEnvironment, open_episode
 from pipeline.agent.modes import Mode
 from pipeline.agent.policy import Policy, Situation
+from pipeline.agent.progress import PreviousStep
 from pipeline.distill.model import DistilledPage
 from pipeline.html.mind2web_format import action_repr, operation
 from pipeline.live.actions import LiveActions
@@ -59,6 +62,8 @@ class LabelledStep:
     by: str  # "student" or "oracle" (the student had no usable action)
     student: str  # the student's action as a history line, or why it had none
     agreed: bool  # the student's action is the oracle's act
+    call: ToolCall | None = None  # the student's executed call (None: the oracle's act ran)
+    student_target: int | None = None  # live backend id of the call's element (None: no element)
 
 
 @dataclass(slots=True)
@@ -78,7 +83,7 @@ async def play_dagger_episode(page: Any, base_url: str, task: str, seed: int, st
     env = MiniwobEnvironment(page, actions, live.browser, live.after_action_ms)
     run = DaggerRun(episode)
     history: list[str] = []
-    previous: DistilledPage | None = None
+    previous: PreviousStep | None = None
     started = time.perf_counter()
     try:
         for _ in range(settings.limits.max_steps):
@@ -103,7 +108,7 @@ async def play_dagger_episode(page: Any, base_url: str, task: str, seed: int, st
                 break
             run.steps.append(step)
             history.append(step.executed)
-            previous = distilled
+            previous = PreviousStep(distilled, executed_call(step, distilled))
             if await env.finished():
                 run.stop = "finished"
                 break
@@ -141,8 +146,10 @@ async def _execute(env: MiniwobEnvironment, outcome: StepOutcome, page: Distille
     action, result = outcome.action, outcome.result
     if action is not None and result is not None and result.ok and not result.done:
         line = history_line(action, page)
+        index = action.arguments.get("index")
         return LabelledStep(page.state, target, act, line, "student", line,
-                            agrees(action, page, act, target))
+                            agrees(action, page, act, target), action,
+                            None if index is None else page.backend_id(index))
     student = history_line(action, page) if action is not None and result is not None \
         and result.ok else f"(no action: {outcome.stop})"
     done = await perform(env.actions, act, target)
@@ -151,6 +158,16 @@ async def _execute(env: MiniwobEnvironment, outcome: StepOutcome, page: Distille
         if done.ok else ""
     return LabelledStep(page.state, target, act, executed, "oracle",
                         student if done.ok else done.message, False)
+
+
+def executed_call(step: LabelledStep, page: DistilledPage) -> ToolCall | None:
+    """The call ``step`` executed on ``page``: the student's, or the oracle's act as the call
+    ``datagen build`` will show for it (``datagen.context``), so the next step's effect line reads
+    as it will in training."""
+    if step.call is not None:
+        return step.call
+    refs = target_refs(page, [step.target])
+    return action_call(step.act.op, refs[0], step.act.value) if refs else None
 
 
 def agrees(call: ToolCall, page: DistilledPage, act: Act, target: int) -> bool:

@@ -22,7 +22,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from datagen.records import Operation, Step
+from datagen.records import Executed, Operation, Step
 from pipeline.errors import FormatError
 from pipeline.html.source import page_from_html
 from pipeline.page_state import PageState
@@ -140,7 +140,26 @@ def make_step(task: TaskRecord, index: int, notes: list[Problem], source: str = 
         subdomain=data.get("subdomain", ""),
         split=task.split,
         page=page,
+        executed=parse_executed(action.get("dagger")),
     )
+
+
+def parse_executed(raw: Any) -> Executed | None:
+    """A DAgger action's ``dagger.executed`` (the student's call where it was not the label), or
+    None for an action without one (every Mind2Web and recorded oracle action)."""
+    if raw is None or not isinstance(raw, dict) or raw.get("executed") is None:
+        return None
+    executed = raw["executed"]
+    if not isinstance(executed, dict) or not _nonempty_str(executed.get("name")) \
+            or not isinstance(executed.get("arguments", {}), dict):
+        raise Problem("action_missing_field",
+                      f"'dagger.executed' is {_shown(raw, 'executed')}; expected "
+                      "{name, arguments, backend_id}")
+    backend_id = executed.get("backend_id")
+    if backend_id is not None and (not isinstance(backend_id, int) or isinstance(backend_id, bool)):
+        raise Problem("action_missing_field",
+                      f"'dagger.executed.backend_id' is {backend_id!r}; expected an integer or null")
+    return Executed(executed["name"], dict(executed.get("arguments", {})), backend_id)
 
 
 def parse_operation(raw: Any) -> Operation:

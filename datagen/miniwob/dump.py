@@ -57,12 +57,14 @@ def dagger_task(episode: Episode, steps: list[LabelledStep], max_negatives: int)
     step's history (the reprs before it) is the student's own. Each action also carries
     ``dagger``: who acted, the student's action and whether it agreed with the label."""
     task_id = f"miniwob-dagger-{episode.task}-s{episode.seed}"
+    ids = canonical_ids(steps)
     actions = []
     for uid, state, target, op, step in _actions(task_id, steps):
         negatives = sample_negatives(state, target, max_negatives, seed=uid)
         actions.append({**action_record(uid, state, target, op, negatives),
                         "dagger": {"by": step.by, "student": step.student,
-                                   "agreed": step.agreed}})
+                                   "agreed": step.agreed,
+                                   "executed": _executed(step, ids)}})
     return task_record(task_id, website=episode.task, domain=DOMAIN,
                        subdomain=subdomain(episode.task), confirmed_task=episode.utterance,
                        action_reprs=[s.executed for s in steps], actions=actions)
@@ -75,15 +77,34 @@ def _actions(task_id: str, steps: Sequence[CapturedStep | LabelledStep]) -> Iter
         yield f"{task_id}-a{i}", state, target, op, step
 
 
-def canonical_steps(steps: Sequence[CapturedStep | LabelledStep]
-                    ) -> list[tuple[PageState, int, CapturedStep | LabelledStep]]:
-    """Each step's page and target with backend ids renumbered in order of first appearance."""
+def _executed(step: LabelledStep, ids: dict[int, int]) -> dict | None:
+    """The student's executed call with its element as a canonical backend id (``dagger.executed``
+    in the task file: ``datagen build`` shows the next step what the student did, not the label)."""
+    if step.call is None:
+        return None
+    arguments = dict(step.call.arguments)
+    index = arguments.pop("index", None)
+    backend_id = None if index is None else step.student_target
+    return {"name": step.call.name, "arguments": arguments,
+            "backend_id": None if backend_id is None else ids[backend_id]}
+
+
+def canonical_ids(steps: Sequence[CapturedStep | LabelledStep]) -> dict[int, int]:
+    """Live backend id -> canonical id (1, 2, ... in order of first appearance over the steps)."""
     ids: dict[int, int] = {}
-    out = []
     for step in steps:
         for node in step.state.nodes:
             if node.backend_id is not None:
                 ids.setdefault(node.backend_id, len(ids) + 1)
+    return ids
+
+
+def canonical_steps(steps: Sequence[CapturedStep | LabelledStep]
+                    ) -> list[tuple[PageState, int, CapturedStep | LabelledStep]]:
+    """Each step's page and target with backend ids renumbered in order of first appearance."""
+    ids = canonical_ids(steps)
+    out = []
+    for step in steps:
         nodes = [replace(n, backend_id=None if n.backend_id is None else ids[n.backend_id])
                  for n in step.state.nodes]
         out.append((replace(step.state, nodes=nodes), ids[step.target], step))
