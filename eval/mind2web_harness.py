@@ -40,7 +40,8 @@ from pipeline.distill import distill
 from pipeline.errors import PagescoutError
 from pipeline.tools import ToolCall
 
-_OPS = {"click": "CLICK", "type": "TYPE", "select": "SELECT", "press": "PRESS", "done": "DONE"}
+_OPS = {"click": "CLICK", "type": "TYPE", "select": "SELECT", "press": "PRESS", "done": "DONE",
+        "hover": "CLICK", "scroll": "SCROLL", "drag": "DRAG", "clear": "CLEAR"}  # HOVER is op CLICK
 
 
 def predicted_op(call: ToolCall | None) -> str:

@@ -16,7 +16,7 @@ from datagen.mind2web.writer import (
     task_record,
 )
 from datagen.miniwob.episode import CapturedStep, EpisodeRun
-from pipeline.html.mind2web_format import action_repr, operation
+from pipeline.html.mind2web_format import action_repr, drag_value, operation
 from pipeline.page_state import PageState
 
 DOMAIN = "miniwob"
@@ -36,9 +36,10 @@ def episode_task(run: EpisodeRun, max_negatives: int) -> dict:
     episode = run.episode
     task_id = annotation_id(episode.task, int(episode.seed))
     actions, reprs = [], []
-    for i, (state, target, step) in enumerate(canonical_steps(run.steps)):
+    for i, (state, target, step, drop) in enumerate(canonical_steps(run.steps)):
         uid = f"{task_id}-a{i}"
-        op = operation(step.act.op, step.act.value, step.act.original_op)
+        value = step.act.value if drop is None else drag_value(drop)
+        op = operation(step.act.op, value, step.act.original_op)
         negatives = sample_negatives(state, target, max_negatives, seed=uid)
         actions.append(action_record(uid, state, target, op, negatives))
         reprs.append(action_repr(state, target, op))
@@ -47,8 +48,10 @@ def episode_task(run: EpisodeRun, max_negatives: int) -> dict:
                        action_reprs=reprs, actions=actions)
 
 
-def canonical_steps(steps: list[CapturedStep]) -> list[tuple[PageState, int, CapturedStep]]:
-    """Each step's page and target with backend ids renumbered in order of first appearance."""
+def canonical_steps(steps: list[CapturedStep]
+                    ) -> list[tuple[PageState, int, CapturedStep, int | None]]:
+    """Each step's page, target and drop target (None: no drag onto an element) with backend
+    ids renumbered in order of first appearance."""
     ids: dict[int, int] = {}
     out = []
     for step in steps:
@@ -57,5 +60,6 @@ def canonical_steps(steps: list[CapturedStep]) -> list[tuple[PageState, int, Cap
                 ids.setdefault(node.backend_id, len(ids) + 1)
         nodes = [replace(n, backend_id=None if n.backend_id is None else ids[n.backend_id])
                  for n in step.state.nodes]
-        out.append((replace(step.state, nodes=nodes), ids[step.target], step))
+        drop = None if step.drop is None else ids[step.drop]
+        out.append((replace(step.state, nodes=nodes), ids[step.target], step, drop))
     return out

@@ -92,7 +92,9 @@ def act(page: DistilledPage, ref: int, op: str, value: str, source: str,
     of committing to an index first."""
     element = describe(page, ref)
     doing = {"CLICK": "Clicking", "TYPE": f"Typing {value!r} into",
-             "SELECT": f"Selecting {value!r} in"}.get(op, "Acting on")
+             "SELECT": f"Selecting {value!r} in", "HOVER": "Hovering over",
+             "SCROLL": f"Scrolling {value} in", "DRAG": "Dragging",
+             "CLEAR": "Clearing"}.get(op, "Acting on")
     if source == "page":
         return rng.choice([f"{doing} {element}: the page shows it as [{ref}].",
                            f"{doing} {element}, [{ref}] on the page."])

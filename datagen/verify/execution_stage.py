@@ -28,6 +28,7 @@ ANCESTOR_LEVELS = 3  # a positive without a ref counts through its nearest ref'd
 OBSERVATION_MARK = "\nCurrent page:\n"  # where ``pipeline.agent.prompts.user_turn`` puts the page
 _REF = re.compile(r"\[(\d+)\]")
 _CALL_FOR_OP = {"CLICK": "click", "TYPE": "type", "SELECT": "select"}
+_CALL_FOR_ORIGINAL_OP = {"HOVER": "hover", "SCROLL": "scroll", "DRAG": "drag", "CLEAR": "clear"}
 
 
 def check_execution(conversation: Conversation, step: Step, page: DistilledPage, mode: Mode,
@@ -86,8 +87,10 @@ def positive_refs(page: DistilledPage, positives: list[int]) -> set[int]:
 
 
 def operation_matches(action: ToolCall, operation: Operation) -> bool:
-    """click/type/select for CLICK/TYPE/SELECT; ``press Enter`` also for a Mind2Web ENTER."""
-    if action.name == _CALL_FOR_OP[operation.op]:
+    """click/type/select for CLICK/TYPE/SELECT, hover/scroll/drag/clear for those original ops;
+    ``press Enter`` also for a Mind2Web ENTER."""
+    wanted = _CALL_FOR_ORIGINAL_OP.get(operation.original_op or "", _CALL_FOR_OP[operation.op])
+    if action.name == wanted:
         return True
     return (operation.original_op == "ENTER" and action.name == "press"
             and action.arguments.get("key") == "Enter")

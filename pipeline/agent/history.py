@@ -10,7 +10,7 @@ taken on): the model reads the same kind of line in training and in use.
 from __future__ import annotations
 
 from pipeline.distill.model import DistilledPage
-from pipeline.html.mind2web_format import action_repr, operation
+from pipeline.html.mind2web_format import action_repr, drag_value, operation
 from pipeline.tools import ToolCall
 
 
@@ -20,10 +20,39 @@ def history_line(call: ToolCall, page: DistilledPage) -> str:
         return f"[key]  {args['key']} -> {'ENTER' if args['key'] == 'Enter' else 'PRESS'}"
     if call.name == "done":
         return "[page]  done -> DONE" + (f": {args['answer']}" if args.get("answer") else "")
-    op = {"type": operation("TYPE", args.get("text", "")),
-          "select": operation("SELECT", args.get("option", ""))}.get(call.name, operation("CLICK"))
+    if call.name == "scroll" and "index" not in args:
+        return f"[page]  page -> SCROLL: {args['direction']}"
+    op = _operation(call, page)
     backend_id = page.backend_id(args["index"])
-    if backend_id is None:  # a page read from HTML: name the element by its ref
-        shown = op["op"] + (f": {op['value']}" if op["value"] else "")
-        return f"[{page.refs[args['index']].tag}]  [{args['index']}] -> {shown}"
+    if backend_id is None or op is None:  # a page read from HTML: name elements by their refs
+        return _by_ref(call, page)
     return action_repr(page.state, backend_id, op)
+
+
+def _operation(call: ToolCall, page: DistilledPage) -> dict[str, str] | None:
+    """The Mind2Web operation of an action on an element (None: a drop target without a
+    backend id)."""
+    args = call.arguments
+    if call.name == "drag":
+        to_id = page.backend_id(args["to_index"]) if "to_index" in args else None
+        if "to_index" in args and to_id is None:
+            return None
+        value = drag_value(to_id, None if "to_index" in args
+                           else (args.get("dx", 0), args.get("dy", 0)))
+        return operation("CLICK", value, "DRAG")
+    return {"type": operation("TYPE", args.get("text", "")),
+            "select": operation("SELECT", args.get("option", "")),
+            "hover": operation("CLICK", "", "HOVER"),
+            "scroll": operation("CLICK", args.get("direction", ""), "SCROLL"),
+            "clear": operation("CLICK", "", "CLEAR")}.get(call.name, operation("CLICK"))
+
+
+def _by_ref(call: ToolCall, page: DistilledPage) -> str:
+    args = call.arguments
+    shown = {"type": "TYPE", "select": "SELECT"}.get(call.name, call.name.upper())
+    value = args.get("text", args.get("option", args.get("direction", "")))
+    if call.name == "drag":
+        value = (f"onto [{args['to_index']}]" if "to_index" in args
+                 else f"by {args.get('dx', 0)},{args.get('dy', 0)}")
+    shown += f": {value}" if value else ""
+    return f"[{page.refs[args['index']].tag}]  [{args['index']}] -> {shown}"

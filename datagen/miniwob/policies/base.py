@@ -25,7 +25,8 @@ from typing import Any, Literal
 from pipeline.live.miniwob import Episode
 
 Op = Literal["CLICK", "TYPE", "SELECT"]
-OriginalOp = Literal["CLICK", "TYPE", "SELECT", "ENTER"]
+OriginalOp = Literal["CLICK", "TYPE", "SELECT", "ENTER", "HOVER", "SCROLL", "DRAG", "CLEAR"]
+Direction = Literal["up", "down", "left", "right"]
 Policy = Callable[[Any, Episode], AsyncIterator["Act"]]
 
 _QUOTED = re.compile(r'"([^"]*)"')
@@ -34,12 +35,16 @@ _NORM_JS = "const norm = (s) => (s || '').replace(/\\s+/g, ' ').trim();"
 
 @dataclass(frozen=True, slots=True)
 class Act:
-    """One action: ``target`` is a JS function expression ``() => Element | null``."""
+    """One action: ``target`` is a JS function expression ``() => Element | null``; ``drop``
+    the same for a drag's drop target. HOVER, SCROLL, DRAG and CLEAR are op CLICK in the
+    Mind2Web record with ``value`` the direction or ``by:dx,dy`` (a drop target's value is
+    written by the recorder, which knows its backend id)."""
 
     target: str
     op: Op = "CLICK"
     value: str = ""
     original_op: OriginalOp = "CLICK"  # ENTER: press Enter in the target (Mind2Web: op CLICK)
+    drop: str = ""
 
 
 def click(target: str) -> Act:
@@ -57,6 +62,28 @@ def select(target: str, option: str) -> Act:
 def enter(target: str) -> Act:
     """Press Enter in ``target`` (a text field): Mind2Web's ``original_op`` ENTER, op CLICK."""
     return Act(target, "CLICK", "", "ENTER")
+
+
+def hover(target: str) -> Act:
+    return Act(target, "CLICK", "", "HOVER")
+
+
+def scroll(target: str, direction: Direction) -> Act:
+    """Scroll the scrollable box ``target`` (or the box around it) in ``direction``."""
+    return Act(target, "CLICK", direction, "SCROLL")
+
+
+def drag(target: str, onto: str | None = None, by: tuple[int, int] | None = None) -> Act:
+    """Drag ``target`` onto the element ``onto`` (a JS target), or ``by`` (dx, dy) pixels."""
+    if (onto is None) == (by is None):
+        raise ValueError("drag needs exactly one of onto and by")
+    if by is not None:
+        return Act(target, "CLICK", f"by:{by[0]},{by[1]}", "DRAG")
+    return Act(target, "CLICK", "", "DRAG", onto)
+
+
+def clear(target: str) -> Act:
+    return Act(target, "CLICK", "", "CLEAR")
 
 
 def css(selector: str, text: str | None = None, nth: int = 0) -> str:
