@@ -71,8 +71,8 @@ _SELECT_JS = """function (wanted) {
   let match = options.find(o => o.text.trim() === wanted || o.value === wanted);
   if (!match) match = options.find(o => norm(o.text) === norm(wanted) || norm(o.value) === norm(wanted));
   if (!match) return {ok: false, options: options.slice(0, 30).map(o => o.text.trim())};
-  this.value = match.value;
-  match.selected = true;
+  if (!this.multiple) this.value = match.value;
+  match.selected = true;  // a multiple select keeps the options chosen before
   this.dispatchEvent(new Event('input', {bubbles: true}));
   this.dispatchEvent(new Event('change', {bubbles: true}));
   return {ok: true, text: match.text.trim()};
