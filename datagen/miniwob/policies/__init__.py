@@ -6,12 +6,21 @@ every covered task name to its policy.
 
 from __future__ import annotations
 
-from datagen.miniwob.policies import click, email, enter, forms, menus, widgets
+from datagen.miniwob.policies import (
+    click,
+    dates,
+    email,
+    enter,
+    forms,
+    listings,
+    menus,
+    widgets,
+)
 from datagen.miniwob.policies.base import Act, Policy, PolicyError
 
 POLICIES: dict[str, Policy] = {
     **click.POLICIES, **enter.POLICIES, **widgets.POLICIES, **email.POLICIES,
-    **menus.POLICIES, **forms.POLICIES,
+    **menus.POLICIES, **forms.POLICIES, **dates.POLICIES, **listings.POLICIES,
 }
 
 
