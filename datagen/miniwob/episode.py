@@ -139,7 +139,10 @@ async def perform(actions: LiveActions, act: Act, target: int, drop: int | None 
     if act.original_op == "HOVER":
         return await actions.hover(target)
     if act.original_op == "SCROLL":
-        return await actions.scroll(act.value, target)
+        direction, _, amount = act.value.partition(":")
+        return await actions.scroll(direction, target, to_end=amount == "end")
+    if act.original_op == "PRESS":
+        return await actions.press(act.value)
     if act.original_op == "CLEAR":
         return await actions.clear(target)
     if act.original_op == "DRAG":

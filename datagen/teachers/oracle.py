@@ -93,7 +93,11 @@ class OracleTeacher:
         convo = Conversation.open(step.task, step.history, page, mode)
         targets = target_refs(page, step.positives)
         meta: dict[str, Any] = {"targets": targets, "queries": 0, "found": False}
-        if not targets:
+        if step.operation.original_op == "PRESS":  # the key goes where the focus is: no search
+            meta |= {"template": "press", "found": True}
+            key = step.operation.value
+            convo.act(make_call("press", key=key), rationale.press(key))
+        elif not targets:
             meta["error"] = (f"no_target: none of the positives {step.positives} is an element "
                              "of the distilled page")
         else:
@@ -246,7 +250,10 @@ def action_call(op: str, ref: int, value: str, original_op: str | None = None,
     if original_op == "HOVER":
         return make_call("hover", index=ref)
     if original_op == "SCROLL":
-        return make_call("scroll", index=ref, direction=value)
+        direction, _, amount = value.partition(":")
+        return make_call("scroll", index=ref, direction=direction, amount=amount or "page")
+    if original_op == "PRESS":
+        return make_call("press", key=value)
     if original_op == "CLEAR":
         return make_call("clear", index=ref)
     if original_op == "DRAG":

@@ -103,6 +103,11 @@ def act(page: DistilledPage, ref: int, op: str, value: str, source: str,
     return rng.choice([f"{doing} {element}, result [{ref}].", f"{doing} {element}: [{ref}]."])
 
 
+def press(key: str) -> str:
+    """The rationale of a key press in the focused element."""
+    return f"Pressing {key} where the focus is."
+
+
 def describe(page: DistilledPage, ref: int) -> str:
     """``the "Add to Cart" button of Compact Kettle 3, $17.09``; an element without a label by
     the first attribute it shows that tells it apart: ``the textbox with id "input-3"``, ``the

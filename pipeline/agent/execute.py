@@ -81,7 +81,7 @@ async def execute(call: ToolCall, page: DistilledPage, actions: LiveActions | No
     if isinstance(target, ToolResult):
         return target
     if target is None:  # scroll without an index: the page
-        outcome = await actions.scroll(args.direction)
+        outcome = await actions.scroll(args.direction, to_end=args.amount == "end")
         return ToolResult(call.name, outcome.ok, outcome.message, outcome.error)
     live = [_live(call, page, ref) for ref in (target, call.arguments.get("to_index"))
             if ref is not None]
@@ -106,7 +106,7 @@ async def _act(call: ToolCall, args: BaseModel, actions: LiveActions,
     if call.name == "select":
         return await actions.select(backend_id, args.option, what)
     if call.name == "scroll":
-        return await actions.scroll(args.direction, backend_id, what)
+        return await actions.scroll(args.direction, backend_id, what, args.amount == "end")
     if call.name == "hover":
         return await actions.hover(backend_id, what)
     if call.name == "clear":
@@ -154,7 +154,8 @@ def _describe(call: ToolCall, ref: int | None) -> str:
     if call.name == "done":
         return "done" + (f": {args['answer']}" if args.get("answer") else "")
     if call.name == "scroll":
-        return f"scroll {'the page' if ref is None else f'[{ref}]'} {args['direction']}"
+        end = " to the end" if args.get("amount") == "end" else ""
+        return f"scroll {'the page' if ref is None else f'[{ref}]'} {args['direction']}{end}"
     if call.name == "drag":
         to = (f"onto [{args['to_index']}]" if "to_index" in args
               else f"by ({args.get('dx', 0)}, {args.get('dy', 0)})")

@@ -10,18 +10,18 @@ taken on): the model reads the same kind of line in training and in use.
 from __future__ import annotations
 
 from pipeline.distill.model import DistilledPage
-from pipeline.html.mind2web_format import action_repr, drag_value, operation
+from pipeline.html.mind2web_format import action_repr, drag_value, operation, press_repr
 from pipeline.tools import ToolCall
 
 
 def history_line(call: ToolCall, page: DistilledPage) -> str:
     args = call.arguments
     if call.name == "press":
-        return f"[key]  {args['key']} -> {'ENTER' if args['key'] == 'Enter' else 'PRESS'}"
+        return press_repr(args["key"])
     if call.name == "done":
         return "[page]  done -> DONE" + (f": {args['answer']}" if args.get("answer") else "")
     if call.name == "scroll" and "index" not in args:
-        return f"[page]  page -> SCROLL: {args['direction']}"
+        return f"[page]  page -> SCROLL: {scroll_value(call)}"
     op = _operation(call, page)
     backend_id = page.backend_id(args["index"])
     if backend_id is None or op is None:  # a page read from HTML: name elements by their refs
@@ -40,17 +40,26 @@ def _operation(call: ToolCall, page: DistilledPage) -> dict[str, str] | None:
         value = drag_value(to_id, None if "to_index" in args
                            else (args.get("dx", 0), args.get("dy", 0)))
         return operation("CLICK", value, "DRAG")
+    if call.name == "scroll":
+        return operation("CLICK", scroll_value(call), "SCROLL")
     return {"type": operation("TYPE", args.get("text", "")),
             "select": operation("SELECT", args.get("option", "")),
             "hover": operation("CLICK", "", "HOVER"),
-            "scroll": operation("CLICK", args.get("direction", ""), "SCROLL"),
             "clear": operation("CLICK", "", "CLEAR")}.get(call.name, operation("CLICK"))
+
+
+def scroll_value(call: ToolCall) -> str:
+    """A scroll's operation value: the direction, ``down:end`` for a scroll to the end."""
+    amount = call.arguments.get("amount", "page")
+    return call.arguments["direction"] + (":end" if amount == "end" else "")
 
 
 def _by_ref(call: ToolCall, page: DistilledPage) -> str:
     args = call.arguments
     shown = {"type": "TYPE", "select": "SELECT"}.get(call.name, call.name.upper())
-    value = args.get("text", args.get("option", args.get("direction", "")))
+    value = args.get("text", args.get("option", ""))
+    if call.name == "scroll":
+        value = scroll_value(call)
     if call.name == "drag":
         value = (f"onto [{args['to_index']}]" if "to_index" in args
                  else f"by {args.get('dx', 0)},{args.get('dy', 0)}")

@@ -116,8 +116,9 @@ def _number(value: float) -> str:
 OPS = ("CLICK", "TYPE", "SELECT")
 # pagescout's own original_op values for actions Mind2Web has no op for. A file we write keeps
 # Mind2Web's shape (op CLICK, so any Mind2Web reader still reads it); the value says the rest:
-# SCROLL "up|down|left|right", DRAG "to:<backend_node_id>" or "by:<dx>,<dy>", CLEAR "".
-EXTENSION_OPS = ("SCROLL", "DRAG", "CLEAR")
+# SCROLL "up|down|left|right" (":end" to go all the way), DRAG "to:<backend_node_id>" or
+# "by:<dx>,<dy>", CLEAR "", PRESS the key (pressed in the focused element, the op's target).
+EXTENSION_OPS = ("SCROLL", "DRAG", "CLEAR", "PRESS")
 ORIGINAL_OPS = ("CLICK", "TYPE", "SELECT", "HOVER", "ENTER", *EXTENSION_OPS)
 REPR_TEXT_CHARS = 100  # an element's text in action_reprs is cut here
 _NAMELESS_ROLES = frozenset({"", "generic", "none", "presentation", "StaticText", "paragraph"})
@@ -140,6 +141,8 @@ def operation(op: str, value: str = "", original_op: str | None = None) -> dict[
 def action_repr(state: PageState, backend_id: int, op: dict[str, str]) -> str:
     """``"[role]  text -> OP"`` (+ ``": value"`` for TYPE/SELECT), as Mind2Web writes it; the
     extension ops show their value (a drag target as the element it names)."""
+    if op["original_op"] == "PRESS":  # as the agent's history writes a key press
+        return press_repr(op["value"])
     role, text = element_label(state, backend_id)
     shown = op["op"]
     if op["original_op"] in ("HOVER", "ENTER", *EXTENSION_OPS):
@@ -148,6 +151,11 @@ def action_repr(state: PageState, backend_id: int, op: dict[str, str]) -> str:
     if shown == "DRAG":
         value = drag_value_text(state, value)
     return f"[{role}]  {text} -> {shown}" + (f": {value}" if value else "")
+
+
+def press_repr(key: str) -> str:
+    """The history line of a key press: ``[key]  Enter -> ENTER``, ``[key]  a -> PRESS``."""
+    return f"[key]  {key} -> {'ENTER' if key == 'Enter' else 'PRESS'}"
 
 
 def element_label(state: PageState, backend_id: int) -> tuple[str, str]:

@@ -79,7 +79,7 @@ _SELECT_JS = """function (wanted) {
 }"""
 # Scroll the element's nearest scrollable box (itself or an ancestor; the page when ``this`` is
 # the document) by most of its visible size; report where it was and where it is now.
-_SCROLL_BY_JS = """function (direction) {
+_SCROLL_BY_JS = """function (direction, toEnd) {
   const doc = this.ownerDocument || this;
   const page = doc.scrollingElement || doc.documentElement;
   const vertical = direction === 'up' || direction === 'down';
@@ -92,7 +92,9 @@ _SCROLL_BY_JS = """function (direction) {
   let box = this.nodeType === 9 ? page : this;
   while (box !== page && !canScroll(box)) box = box.parentElement || page;
   const size = vertical ? box.clientHeight || innerHeight : box.clientWidth || innerWidth;
-  const step = Math.max(40, Math.round(size * 0.8)) * (direction === 'up' || direction === 'left' ? -1 : 1);
+  const whole = vertical ? box.scrollHeight : box.scrollWidth;
+  const step = (toEnd ? whole : Math.max(40, Math.round(size * 0.8))) *
+    (direction === 'up' || direction === 'left' ? -1 : 1);
   const before = vertical ? box.scrollTop : box.scrollLeft;
   box.scrollBy({top: vertical ? step : 0, left: vertical ? 0 : step, behavior: 'instant'});
   const after = vertical ? box.scrollTop : box.scrollLeft;
@@ -145,10 +147,10 @@ class LiveActions:
         state = await self._call(object_id, _STATE_JS)
         return (object_id, state) if state and state["connected"] else (None, None)
 
-    async def _ready(self, backend_id: int, what: str) -> tuple[str, dict[str, Any], None] | tuple[
-        None, None, ActionOutcome
-    ]:
-        """(objectId, state, None) for an element one can act on, else (None, None, problem)."""
+    async def _ready(self, backend_id: int, what: str, enabled: bool = True
+                     ) -> tuple[str, dict[str, Any], None] | tuple[None, None, ActionOutcome]:
+        """(objectId, state, None) for an element one can act on, else (None, None, problem);
+        ``enabled=False`` accepts a disabled element (a disabled text area still scrolls)."""
         object_id, state = await self._resolve(backend_id)
         if object_id is None:
             return None, None, ActionOutcome(False, f"{what} is no longer on the page (the page "
@@ -156,7 +158,7 @@ class LiveActions:
         if not state["visible"]:
             return None, None, ActionOutcome(False, f"{what} is not visible now; it may sit in "
                                              "a closed menu or tab — open that first", "hidden")
-        if state["disabled"]:
+        if state["disabled"] and enabled:
             return None, None, ActionOutcome(False, f"{what} is disabled; something else must "
                                              "be done first (fill the required fields?)",
                                              "disabled")
@@ -240,20 +242,20 @@ class LiveActions:
         return await self._guard(press())
 
     async def scroll(self, direction: str, backend_id: int | None = None,
-                     what: str = "the element") -> ActionOutcome:
+                     what: str = "the element", to_end: bool = False) -> ActionOutcome:
         """Scroll the page, or the scrollable box holding ``backend_id``, by most of its height
-        (width for left/right); refused at the edge, where nothing would move."""
+        (width for left/right) or ``to_end``; refused at the edge, where nothing would move."""
         async def scroll() -> ActionOutcome:
             if backend_id is None:
                 found = await self._send("Runtime.evaluate", {"expression": "document"})
                 object_id, where = found["result"]["objectId"], "the page"
             else:
-                object_id, _, problem = await self._ready(backend_id, what)
+                object_id, _, problem = await self._ready(backend_id, what, enabled=False)
                 if problem:
                     return problem
                 where = what
             try:
-                moved = await self._call(object_id, _SCROLL_BY_JS, direction)
+                moved = await self._call(object_id, _SCROLL_BY_JS, direction, to_end)
             finally:
                 if backend_id is None:
                     await self._send("Runtime.releaseObject", {"objectId": object_id})

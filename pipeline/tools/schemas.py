@@ -146,11 +146,14 @@ class ScrollArgs(ToolArgs):
         default=None, ge=1,
         description="Element index of a scrollable box (a list, a text area); leave it out to "
         "scroll the whole page.")
+    amount: Literal["page", "end"] = Field(
+        default="page",
+        description='"page": about one screen of the box; "end": all the way to its edge.')
 
-    @field_validator("direction", mode="before")
+    @field_validator("direction", "amount", mode="before")
     @classmethod
-    def _lower(cls, direction: object) -> object:
-        return direction.strip().lower() if isinstance(direction, str) else direction
+    def _lower(cls, word: object) -> object:
+        return word.strip().lower() if isinstance(word, str) else word
 
 
 class HoverArgs(ToolArgs):

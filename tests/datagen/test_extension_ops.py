@@ -15,6 +15,7 @@ from datagen.mind2web.steps import parse_operation
 from datagen.records import Operation
 from datagen.teachers import action_call
 from datagen.verify.execution_stage import operation_matches
+from pipeline.agent.history import history_line
 from pipeline.distill import distill
 from pipeline.errors import FormatError
 from pipeline.html.mind2web_format import (
@@ -35,6 +36,8 @@ FIXTURES = Path(pipeline.__file__).parent / "fixtures"
     (operation("CLICK", "by:-40,8", "DRAG"), Operation("CLICK", "by:-40,8", "DRAG")),
     (operation("CLICK", "", "CLEAR"), Operation("CLICK", "", "CLEAR")),
     (operation("CLICK", "", "HOVER"), Operation("CLICK", "", "HOVER")),
+    (operation("CLICK", "down:end", "SCROLL"), Operation("CLICK", "down:end", "SCROLL")),
+    (operation("CLICK", "a", "PRESS"), Operation("CLICK", "a", "PRESS")),
 ])
 def test_written_operations_read_back(written, read):
     assert written["op"] == "CLICK"  # any Mind2Web reader still reads a click
@@ -74,6 +77,8 @@ def test_teacher_calls_and_verifier_for_each_op():
     cases = [
         ("HOVER", "", make_call("hover", index=ref)),
         ("SCROLL", "down", make_call("scroll", index=ref, direction="down")),
+        ("SCROLL", "up:end", make_call("scroll", index=ref, direction="up", amount="end")),
+        ("PRESS", "Enter", make_call("press", key="Enter")),
         ("CLEAR", "", make_call("clear", index=ref)),
         ("DRAG", f"to:{to_id}", make_call("drag", index=ref, to_index=other)),
         ("DRAG", "by:10,0", make_call("drag", index=ref, dx=10, dy=0)),
@@ -95,3 +100,7 @@ def test_history_of_a_recorded_drag_names_the_drop_target():
     assert " -> DRAG: onto [" in line
     assert action_repr(state, source, operation("CLICK", "down", "SCROLL")).endswith(
         "-> SCROLL: down")
+    assert action_repr(state, source, operation("CLICK", "a", "PRESS")) == history_line(
+        make_call("press", key="a"), page) == "[key]  a -> PRESS"
+    assert action_repr(state, source, operation("CLICK", "up:end", "SCROLL")) == history_line(
+        make_call("scroll", index=first, direction="up", amount="end"), page)

@@ -31,6 +31,7 @@ PAGES = Path(__file__).parents[1] / "data" / "pages"
 CALLS = [
     make_call("scroll", direction="down"),
     make_call("scroll", direction="up", index=2),
+    make_call("scroll", direction="left", amount="end"),
     make_call("hover", index=4),
     make_call("drag", index=3, to_index=7),
     make_call("drag", index=3, dx=-40, dy=12),
@@ -48,10 +49,10 @@ def test_round_trips_through_every_form(call):
 
 def test_canonical_text_and_tolerant_reading():
     assert to_tokens(CALLS[0]) == '<bu_scroll>{"direction": "down"}<bu_end>'
-    assert to_tokens(CALLS[3]) == '<bu_drag>{"index": 3, "to_index": 7}<bu_end>'
+    assert to_tokens(CALLS[4]) == '<bu_drag>{"index": 3, "to_index": 7}<bu_end>'
     assert parse_call('<bu_scroll>{"direction": "Down", "index": "2"}') == make_call(
         "scroll", direction="down", index=2)
-    assert parse_call('{"name": "hover", "arguments": {"index": 4}}') == CALLS[2]
+    assert parse_call('{"name": "hover", "arguments": {"index": 4}}') == CALLS[3]
 
 
 @pytest.mark.parametrize("name, arguments, says", [
@@ -119,6 +120,10 @@ def test_scroll_moves_a_box_and_the_page_and_stops_at_the_edge(live):
     assert up.ok and js("document.getElementById('list').scrollTop") == 0
     edge = run(execute(make_call("scroll", direction="up", index=item), page, actions))
     assert not edge.ok and edge.error == "at_edge" and "cannot scroll further up" in edge.text
+    end = run(execute(make_call("scroll", direction="down", index=item, amount="end"), page,
+                      actions))
+    assert end.ok and js("(l => l.scrollHeight - l.scrollTop - l.clientHeight)"
+                         "(document.getElementById('list'))") < 2
     whole = run(execute(make_call("scroll", direction="down"), page, actions))
     assert whole.ok and "the page" in whole.text
     assert js("document.scrollingElement.scrollTop") > 0

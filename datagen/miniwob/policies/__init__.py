@@ -14,6 +14,8 @@ from datagen.miniwob.policies import (
     forms,
     listings,
     menus,
+    posts,
+    reading,
     widgets,
 )
 from datagen.miniwob.policies.base import Act, Policy, PolicyError
@@ -21,6 +23,7 @@ from datagen.miniwob.policies.base import Act, Policy, PolicyError
 POLICIES: dict[str, Policy] = {
     **click.POLICIES, **enter.POLICIES, **widgets.POLICIES, **email.POLICIES,
     **menus.POLICIES, **forms.POLICIES, **dates.POLICIES, **listings.POLICIES,
+    **posts.POLICIES, **reading.POLICIES,
 }
 
 

@@ -23,9 +23,11 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from pipeline.live.miniwob import Episode
+from pipeline.tools.keys import normalize_key
 
 Op = Literal["CLICK", "TYPE", "SELECT"]
-OriginalOp = Literal["CLICK", "TYPE", "SELECT", "ENTER", "HOVER", "SCROLL", "DRAG", "CLEAR"]
+OriginalOp = Literal["CLICK", "TYPE", "SELECT", "ENTER", "HOVER", "SCROLL", "DRAG", "CLEAR",
+                     "PRESS"]
 Direction = Literal["up", "down", "left", "right"]
 Policy = Callable[[Any, Episode], AsyncIterator["Act"]]
 
@@ -68,9 +70,16 @@ def hover(target: str) -> Act:
     return Act(target, "CLICK", "", "HOVER")
 
 
-def scroll(target: str, direction: Direction) -> Act:
-    """Scroll the scrollable box ``target`` (or the box around it) in ``direction``."""
-    return Act(target, "CLICK", direction, "SCROLL")
+def scroll(target: str, direction: Direction, to_end: bool = False) -> Act:
+    """Scroll the scrollable box ``target`` (or the box around it) in ``direction``, by about
+    its height or ``to_end``."""
+    return Act(target, "CLICK", direction + (":end" if to_end else ""), "SCROLL")
+
+
+def press(target: str, key: str) -> Act:
+    """Press ``key`` where the focus is; ``target`` is the focused element (the step's
+    element in the record)."""
+    return Act(target, "CLICK", normalize_key(key), "PRESS")
 
 
 def drag(target: str, onto: str | None = None, by: tuple[int, int] | None = None) -> Act:
