@@ -12,7 +12,9 @@ from datagen.miniwob.policies import (
     email,
     enter,
     forms,
+    games,
     listings,
+    mail,
     menus,
     posts,
     reading,
@@ -23,7 +25,7 @@ from datagen.miniwob.policies.base import Act, Policy, PolicyError
 POLICIES: dict[str, Policy] = {
     **click.POLICIES, **enter.POLICIES, **widgets.POLICIES, **email.POLICIES,
     **menus.POLICIES, **forms.POLICIES, **dates.POLICIES, **listings.POLICIES,
-    **posts.POLICIES, **reading.POLICIES,
+    **posts.POLICIES, **reading.POLICIES, **mail.POLICIES, **games.POLICIES,
 }
 
 
