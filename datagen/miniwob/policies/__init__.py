@@ -7,6 +7,7 @@ every covered task name to its policy.
 from __future__ import annotations
 
 from datagen.miniwob.policies import (
+    answers,
     click,
     dates,
     email,
@@ -26,6 +27,7 @@ POLICIES: dict[str, Policy] = {
     **click.POLICIES, **enter.POLICIES, **widgets.POLICIES, **email.POLICIES,
     **menus.POLICIES, **forms.POLICIES, **dates.POLICIES, **listings.POLICIES,
     **posts.POLICIES, **reading.POLICIES, **mail.POLICIES, **games.POLICIES,
+    **answers.POLICIES,
 }
 
 

@@ -19,6 +19,8 @@ IMPOSSIBLE: dict[str, str] = {
                        "canvas, its points are no elements",
     "use-colorwheel": "click a colour on a wheel drawn as a gradient: the colour is a pixel",
     "use-colorwheel-2": "click a colour on a wheel drawn as a gradient: the colour is a pixel",
+    "hot-cold": "find the hot spot by moving the mouse over one element: the spot is a pixel "
+                "position inside it, shown only by a colour under the pointer",
     "drag-cube": "rotate a 3D cube by mouse drags until a face shows: the faces' orientation is "
                  "a CSS 3D transform, not text",
 }
