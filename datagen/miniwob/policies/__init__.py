@@ -19,6 +19,7 @@ from datagen.miniwob.policies import (
     menus,
     posts,
     reading,
+    sliders,
     widgets,
 )
 from datagen.miniwob.policies.base import Act, Policy, PolicyError
@@ -27,7 +28,7 @@ POLICIES: dict[str, Policy] = {
     **click.POLICIES, **enter.POLICIES, **widgets.POLICIES, **email.POLICIES,
     **menus.POLICIES, **forms.POLICIES, **dates.POLICIES, **listings.POLICIES,
     **posts.POLICIES, **reading.POLICIES, **mail.POLICIES, **games.POLICIES,
-    **answers.POLICIES,
+    **answers.POLICIES, **sliders.POLICIES,
 }
 
 
