@@ -20,6 +20,7 @@ from datagen.miniwob.policies import (
     posts,
     reading,
     sliders,
+    sorting,
     widgets,
 )
 from datagen.miniwob.policies.base import Act, Policy, PolicyError
@@ -28,7 +29,7 @@ POLICIES: dict[str, Policy] = {
     **click.POLICIES, **enter.POLICIES, **widgets.POLICIES, **email.POLICIES,
     **menus.POLICIES, **forms.POLICIES, **dates.POLICIES, **listings.POLICIES,
     **posts.POLICIES, **reading.POLICIES, **mail.POLICIES, **games.POLICIES,
-    **answers.POLICIES, **sliders.POLICIES,
+    **answers.POLICIES, **sliders.POLICIES, **sorting.POLICIES,
 }
 
 
