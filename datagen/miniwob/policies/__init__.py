@@ -10,6 +10,7 @@ from datagen.miniwob.policies import (
     answers,
     click,
     dates,
+    dragging,
     email,
     enter,
     forms,
@@ -29,7 +30,7 @@ POLICIES: dict[str, Policy] = {
     **click.POLICIES, **enter.POLICIES, **widgets.POLICIES, **email.POLICIES,
     **menus.POLICIES, **forms.POLICIES, **dates.POLICIES, **listings.POLICIES,
     **posts.POLICIES, **reading.POLICIES, **mail.POLICIES, **games.POLICIES,
-    **answers.POLICIES, **sliders.POLICIES, **sorting.POLICIES,
+    **answers.POLICIES, **sliders.POLICIES, **sorting.POLICIES, **dragging.POLICIES,
 }
 
 

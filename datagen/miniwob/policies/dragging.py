@@ -1,0 +1,48 @@
+"""Oracle policies for the free-drag tasks: move a shape in a direction, put a small box inside a
+large one, resize a text area by its handle. Distances come from the boxes the page lays out."""
+
+from __future__ import annotations
+
+from datagen.miniwob.policies.base import after, click, css, drag
+
+STEP_PX = 30  # how far "drag it up" moves a shape
+RESIZE_PX = 25
+_DIRECTIONS = {"up": (0, -STEP_PX), "down": (0, STEP_PX), "left": (-STEP_PX, 0),
+               "right": (STEP_PX, 0)}
+
+
+async def drag_shape(page, episode):
+    """drag-circle ("Drag the circle up") and drag-single-shape ("Drag the item left")."""
+    direction = after(episode.utterance, r"^Drag the (?:circle|item) (up|down|left|right)").group(1)
+    yield drag(css("#area svg circle, #area svg rect, #area svg polygon"),
+               by=_DIRECTIONS[direction])
+    yield click(css("#subbtn"))
+
+
+async def drag_box(page, episode):
+    """Drag the small box so that its centre sits on the large box's centre."""
+    dx, dy = await page.evaluate(
+        "() => { const c = (id) => { const r = document.getElementById(id)"
+        ".getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };"
+        " const s = c('draggableSmall'), l = c('draggableLarge');"
+        " return [Math.round(l[0] - s[0]), Math.round(l[1] - s[1])]; }")
+    yield drag(css("#draggableSmall"), by=(dx, dy))
+    yield click(css("#subbtn"))
+
+
+async def resize_textarea(page, episode):
+    """Pull the east handle (width) or the south one (height) out or in."""
+    match = after(episode.utterance, r"the (width|height) is (larger|smaller) than")
+    sign = 1 if match.group(2) == "larger" else -1
+    edge, by = (("e", (sign * RESIZE_PX, 0)) if match.group(1) == "width"
+                else ("s", (0, sign * RESIZE_PX)))
+    yield drag(css(f"#area .ui-resizable-{edge}"), by=by)
+    yield click(css("#submit"))
+
+
+POLICIES = {
+    "drag-circle": drag_shape,
+    "drag-single-shape": drag_shape,
+    "drag-box": drag_box,
+    "resize-textarea": resize_textarea,
+}
