@@ -22,6 +22,8 @@ from datagen.miniwob.policies import (
     reading,
     sliders,
     sorting,
+    travel,
+    variants,
     widgets,
 )
 from datagen.miniwob.policies.base import Act, Policy, PolicyError
@@ -31,6 +33,7 @@ POLICIES: dict[str, Policy] = {
     **menus.POLICIES, **forms.POLICIES, **dates.POLICIES, **listings.POLICIES,
     **posts.POLICIES, **reading.POLICIES, **mail.POLICIES, **games.POLICIES,
     **answers.POLICIES, **sliders.POLICIES, **sorting.POLICIES, **dragging.POLICIES,
+    **travel.POLICIES, **variants.POLICIES,
 }
 
 
