@@ -13,6 +13,7 @@ from datagen.miniwob.policies import (
     dragging,
     email,
     enter,
+    figures,
     forms,
     games,
     listings,
@@ -33,7 +34,7 @@ POLICIES: dict[str, Policy] = {
     **menus.POLICIES, **forms.POLICIES, **dates.POLICIES, **listings.POLICIES,
     **posts.POLICIES, **reading.POLICIES, **mail.POLICIES, **games.POLICIES,
     **answers.POLICIES, **sliders.POLICIES, **sorting.POLICIES, **dragging.POLICIES,
-    **travel.POLICIES, **variants.POLICIES,
+    **travel.POLICIES, **variants.POLICIES, **figures.POLICIES,
 }
 
 

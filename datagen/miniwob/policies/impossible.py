@@ -21,6 +21,8 @@ IMPOSSIBLE: dict[str, str] = {
     "use-colorwheel-2": "click a colour on a wheel drawn as a gradient: the colour is a pixel",
     "hot-cold": "find the hot spot by moving the mouse over one element: the spot is a pixel "
                 "position inside it, shown only by a colour under the pointer",
+    "count-sides": "count the sides of a polygon drawn on a canvas: the canvas holds no "
+                   "element or text to read",
     "drag-cube": "rotate a 3D cube by mouse drags until a face shows: the faces' orientation is "
                  "a CSS 3D transform, not text",
 }
