@@ -1,5 +1,5 @@
 """Oracle policies for the SVG shape tasks: click a described shape, count the shapes a
-description fits, name the one shape shown. A description is ``[large|small] [colour] kind``
+description fits, name the one shape shown, click numbers in order from memory. A description is ``[large|small] [colour] kind``
 where kind is a shape (circle, rectangle, triangle), a type (shape, letter, digit), a letter or
 digit itself, or "item" (anything); each part may be left out. What the page draws tells every
 part: the element (``text``, ``rect``, ``circle``, ``polygon``), its fill and its size."""
@@ -63,8 +63,31 @@ async def identify_shape(page, episode):
     yield click(css(f"#area-buttons button[data-type={json.dumps(kind)}]"))
 
 
+
+
+_NUMBERS_JS = """() => Array.from(document.querySelectorAll('#area_svg text'), (t) => {
+  const r = t.getBoundingClientRect();
+  return [t.textContent.trim(), r.left + r.width / 2, r.top + r.height / 2];
+})"""
+
+
+async def ascending_numbers(page, episode):
+    """Remember where each number is, click 1; the others turn into blank squares: click the
+    square where 2 was, then 3 ..."""
+    places = {int(n): (x, y) for n, x, y in await page.evaluate(_NUMBERS_JS)}
+    yield click(css("#area_svg text", "1"))
+    for number in sorted(places)[1:]:
+        x, y = places[number]
+        yield click(
+            "() => { const rs = Array.from(document.querySelectorAll('#area_svg rect'));"
+            " const d = (r) => { const b = r.getBoundingClientRect();"
+            f" return Math.hypot(b.left + b.width / 2 - {x}, b.top + b.height / 2 - {y}); }};"
+            " return rs.sort((a, b) => d(a) - d(b))[0] || null; }")
+
+
 POLICIES = {
     "click-shape": click_shape,
     "count-shape": count_shape,
     "identify-shape": identify_shape,
+    "ascending-numbers": ascending_numbers,
 }

@@ -1,6 +1,8 @@
-"""Oracle policy for book-flight: fill the two airport fields through their autocomplete menus,
-pick the date in the datepicker, search, and book the cheapest or the shortest flight listed (by
-the price and the duration each result shows)."""
+"""Oracle policies for the travel tasks. book-flight: fill the two airport fields through their
+autocomplete menus, pick the date in the datepicker, search, and book the cheapest or the
+shortest flight listed (by the price and the duration each result shows). buy-ticket: buy the
+listed ticket with the lowest or highest price or duration (each result's ``data-price`` and
+``data-duration``, the exact values behind the rounded text)."""
 
 from __future__ import annotations
 
@@ -50,7 +52,25 @@ def _minutes(flight: list[str]) -> int:
     return int(hours) * 60 + int(minutes)
 
 
+_TICKET_RULES = {"cheapest cost": ("price", min), "most expensive cost": ("price", max),
+                 "shortest duration": ("duration", min), "longest duration": ("duration", max)}
+
+
+async def buy_ticket(page, episode):
+    rule = re.search(r"^Buy the ticket with the (.+)\.$", episode.utterance)
+    if rule is None or rule.group(1) not in _TICKET_RULES:
+        raise PolicyError(f"{episode.task}: no known rule in {episode.utterance!r}")
+    key, pick = _TICKET_RULES[rule.group(1)]
+    values = await page.eval_on_selector_all(
+        "#area .flight", f"(fs) => fs.map((f) => parseInt(f.querySelector('[data-{key}]')"
+        f".getAttribute('data-{key}'), 10))")
+    best = values.index(pick(values))
+    yield click(f"() => document.querySelectorAll('#area .flight')[{best}]"
+                ".querySelector('.buy-ticket')")
+
+
 POLICIES = {
+    "buy-ticket": buy_ticket,
     "book-flight": book_flight,
     "book-flight-nodelay": book_flight,
 }
