@@ -25,6 +25,7 @@ from datagen.miniwob.policies import (
     sorting,
     travel,
     variants,
+    wheel,
     widgets,
 )
 from datagen.miniwob.policies.base import Act, Policy, PolicyError
@@ -34,7 +35,7 @@ POLICIES: dict[str, Policy] = {
     **menus.POLICIES, **forms.POLICIES, **dates.POLICIES, **listings.POLICIES,
     **posts.POLICIES, **reading.POLICIES, **mail.POLICIES, **games.POLICIES,
     **answers.POLICIES, **sliders.POLICIES, **sorting.POLICIES, **dragging.POLICIES,
-    **travel.POLICIES, **variants.POLICIES, **figures.POLICIES,
+    **travel.POLICIES, **variants.POLICIES, **figures.POLICIES, **wheel.POLICIES,
 }
 
 
