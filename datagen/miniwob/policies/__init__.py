@@ -11,6 +11,7 @@ from datagen.miniwob.policies import (
     click,
     dates,
     dragging,
+    editor,
     email,
     enter,
     figures,
@@ -36,6 +37,7 @@ POLICIES: dict[str, Policy] = {
     **posts.POLICIES, **reading.POLICIES, **mail.POLICIES, **games.POLICIES,
     **answers.POLICIES, **sliders.POLICIES, **sorting.POLICIES, **dragging.POLICIES,
     **travel.POLICIES, **variants.POLICIES, **figures.POLICIES, **wheel.POLICIES,
+    **editor.POLICIES,
 }
 
 
