@@ -93,7 +93,8 @@ def act(page: DistilledPage, ref: int, op: str, value: str, source: str,
     element = describe(page, ref)
     doing = {"CLICK": "Clicking", "TYPE": f"Typing {value!r} into",
              "SELECT": f"Selecting {value!r} in", "HOVER": "Hovering over",
-             "SCROLL": f"Scrolling {value} in", "DRAG": "Dragging",
+             "SCROLL": f"Scrolling {value.replace(':end', ' to the end')} in",
+             "DRAG": "Dragging",
              "CLEAR": "Clearing"}.get(op, "Acting on")
     if source == "page":
         return rng.choice([f"{doing} {element}: the page shows it as [{ref}].",
