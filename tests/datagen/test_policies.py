@@ -26,8 +26,8 @@ def test_policies_cover_25_real_tasks_including_the_multi_step_ones():
 
 
 def test_unknown_task_lists_the_covered_ones():
-    with pytest.raises(PolicyError, match="no oracle policy for .*'drag-box'.*click-button"):
-        policy_for("drag-box")
+    with pytest.raises(PolicyError, match="no oracle policy for .*'draw-circle'.*click-button"):
+        policy_for("draw-circle")
 
 
 @pytest.mark.browser

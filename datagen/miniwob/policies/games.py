@@ -26,9 +26,15 @@ async def tic_tac_toe(page, episode):
 
 
 def best_move(board: str) -> int:
-    """X's move with the highest win probability (ties: the lowest square)."""
+    """X's move with the highest win probability (ties: a move that wins at once, then the
+    lowest square)."""
     free = [i for i, c in enumerate(board) if c == "."]
-    return max(free, key=lambda i: (_after_x(board[:i] + "X" + board[i + 1:]), -i))
+
+    def value(i: int) -> tuple[float, bool, int]:
+        after = board[:i] + "X" + board[i + 1:]
+        return _after_x(after), _winner(after) == "X", -i
+
+    return max(free, key=value)
 
 
 @cache
