@@ -97,9 +97,14 @@ async def generate_number(page, episode):
     yield click(css("#submit"))
 
 
+_ROOM_JS = """(up) => { const t = document.querySelector('#text-area');
+  return up ? t.scrollTop > 1 : t.scrollHeight - t.scrollTop - t.clientHeight > 1; }"""
+
+
 async def scroll_text(page, episode):
-    """Scroll the text area to its end, type its last word."""
-    yield scroll(css("#text-area"), "down", to_end=True)
+    """Scroll the text area to its end (when it has more below), type its last word."""
+    if await page.evaluate(_ROOM_JS, False):
+        yield scroll(css("#text-area"), "down", to_end=True)
     words = re.findall(r"[A-Za-z0-9]+", await page.input_value("#text-area"))
     if not words:
         raise PolicyError(f"{episode.task}: the text area is empty")
@@ -109,7 +114,8 @@ async def scroll_text(page, episode):
 
 async def scroll_text_2(page, episode):
     where = after(episode.utterance, r"to the (top|bottom) of the text").group(1)
-    yield scroll(css("#text-area"), "up" if where == "top" else "down", to_end=True)
+    if await page.evaluate(_ROOM_JS, where == "top"):
+        yield scroll(css("#text-area"), "up" if where == "top" else "down", to_end=True)
     yield click(css("#subbtn"))
 
 
