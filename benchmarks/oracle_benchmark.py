@@ -9,7 +9,8 @@ headless Chromium exactly as ``datagen record`` plays them (``run_episode``: raw
 success); a task listed in ``datagen.miniwob.policies.impossible.IMPOSSIBLE`` is a failure with
 its reason; any other task is "no policy" (also a failure). The summary counts the tasks covered
 (a policy at >= 95% over >= 20 seeds). ``--tasks`` plays only those (their rows are merged into
-an existing ``--out`` file, so batches of new policies can be measured one at a time).
+an existing ``--out`` file, so batches of new policies can be measured one at a time; a task
+whose policy no run has played yet is "not played").
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ def summary(rows: list[dict]) -> dict:
     return {"tasks": len(rows), "with_policy": len(played), "covered": len(covered),
             "impossible": sum(r["status"] == "impossible" for r in rows),
             "no_policy": sum(r["status"] == "no policy" for r in rows),
+            "not_played": sum(r["status"] == "not played" for r in rows),
             "mean_success_all_tasks": round(sum(r["rate"] for r in rows) / len(rows), 4)}
 
 
@@ -91,7 +93,8 @@ def main() -> None:
             previous[task] = row
             print(f"{task}: {row['status']} {row['rate']:.0%} {row.get('failures', '')}",
                   flush=True)
-    rows = [previous.get(t, row_without_policy(t)) for t in TASKS]
+    rows = [previous.get(t, {"task": t, "status": "not played", "rate": 0.0})
+            if t in POLICIES else row_without_policy(t) for t in TASKS]
     print_table("Oracle policies, live", ["task", "status", "success", "episodes", "failures"],
                 [[r["task"], r["status"], f"{r['rate']:.0%}", r.get("episodes", 0),
                   json.dumps(r.get("failures") or r.get("reason", ""))] for r in rows])
