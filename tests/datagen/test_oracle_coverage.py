@@ -23,7 +23,7 @@ ISSUE_15_TASKS = (
     "click-menu", "click-menu-2", "click-pie", "click-pie-nodelay", "click-scroll-list",
     "click-shades", "click-shape", "click-tab-2-easy", "click-tab-2-hard", "click-tab-2-medium",
     "click-test", "click-test-transfer", "copy-paste", "copy-paste-2", "count-shape", "drag-box",
-    "drag-circle", "drag-items", "drag-items-grid", "drag-shapes", "drag-shapes-2",
+    "daily-calendar", "drag-circle", "drag-items", "drag-items-grid", "drag-shapes", "drag-shapes-2",
     "drag-single-shape", "drag-sort-numbers", "email-inbox-forward-nl",
     "email-inbox-forward-nl-turk", "email-inbox-nl-turk", "email-inbox-star-reply",
     "enter-text-dynamic", "find-greatest", "focus-text", "form-sequence", "form-sequence-3",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datagen.miniwob.policies import (
     answers,
+    calendar,
     click,
     dates,
     dragging,
@@ -37,7 +38,7 @@ POLICIES: dict[str, Policy] = {
     **posts.POLICIES, **reading.POLICIES, **mail.POLICIES, **games.POLICIES,
     **answers.POLICIES, **sliders.POLICIES, **sorting.POLICIES, **dragging.POLICIES,
     **travel.POLICIES, **variants.POLICIES, **figures.POLICIES, **wheel.POLICIES,
-    **editor.POLICIES,
+    **editor.POLICIES, **calendar.POLICIES,
 }
 
 
