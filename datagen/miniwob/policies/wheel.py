@@ -1,6 +1,7 @@
 """Oracle policy for click-pie: open the pie menu with the button at its centre, wait until the
 slices have spread out, move the mouse off the menu (a slice under the mouse is drawn over the
-titles) and click the wanted label."""
+titles) and click the wanted label. In click-pie-nodelay the item selected at the start (its
+title drawn white) does not answer a click: those episodes fail."""
 
 from __future__ import annotations
 
@@ -30,6 +31,11 @@ async def click_pie(page, episode):
         " return a.left === b.left && a.top === b.top && b.width > 0; }",
         timeout=SPREAD_WAIT_MS)
     yield hover(css("#query"))
+    # the slice under the mouse was drawn over the titles; it falls back as its hover ends
+    await page.wait_for_function(
+        f"() => {{ const t = ({_title(label)})(); const r = t.getBoundingClientRect();"
+        " const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);"
+        " return !!hit && t.contains(hit); }", timeout=SPREAD_WAIT_MS)
     yield click(_title(label))
 
 
