@@ -13,6 +13,7 @@ from datagen.miniwob.policies.base import PolicyError, after, click, css, press
 STYLE_BUTTONS = {"bold": "bold", "italics": "italic", "underlined": "underline"}
 HUES = {"red": 0, "orange": 36, "yellow": 60, "green": 120, "blue": 210, "purple": 270}
 _EDITOR = css("#editor .ql-editor")
+SELECTION_SETTLE_MS = 250
 
 
 async def text_editor(page, episode):
@@ -25,6 +26,9 @@ async def text_editor(page, episode):
     else:
         async for act in _select_word(page, word):
             yield act
+    # the editor takes the new selection from the browser's selectionchange event, which
+    # arrives after the key press: a toolbar click before it would format an empty range
+    await page.wait_for_timeout(SELECTION_SETTLE_MS)
     if kind == "style":
         yield click(css(f"#area .ql-toolbar button.ql-{STYLE_BUTTONS[value]}"))
     else:
