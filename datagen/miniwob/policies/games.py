@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from functools import cache
 
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
 from datagen.miniwob.policies.base import PolicyError, after, click, css, field
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 RANDOM_MOVES = 0.55  # how often the page's player moves at random (else: win, block, random)
 PRICE_WAIT_MS = 30_000
+PRICE_MARGIN = 2.0  # dollars below the limit worth waiting for ...
+MARGIN_WAIT_MS = 1_500  # ... this long
 
 
 async def tic_tac_toe(page, episode):
@@ -82,14 +86,24 @@ def _winner(board: str) -> str | None:
 
 
 async def stock_market(page, episode):
-    """Wait (reading the price the page shows) until it is below the limit, then buy."""
+    """Wait (reading the price the page shows) until it is below the limit, then buy. The price
+    moves every 100 ms by up to $1.50 and the recorder captures the page before the click, so
+    the policy waits a little longer for a price clearly below the limit when one comes."""
     limit = float(field(episode, "target"))
     after(episode.utterance, r"^Buy \S+ stock when the price is less than \$")
+    await _price_below(page, limit, PRICE_WAIT_MS)
+    try:
+        await _price_below(page, limit - PRICE_MARGIN, MARGIN_WAIT_MS)
+    except PlaywrightTimeout:
+        await _price_below(page, limit, PRICE_WAIT_MS)
+    yield click(css("#buy"))
+
+
+async def _price_below(page, limit: float, timeout_ms: int) -> None:
     await page.wait_for_function(
         "(limit) => { const p = parseFloat((document.querySelector('#stock-price')"
         ".textContent || '').replace('$', '')); return p < limit; }", arg=limit,
-        timeout=PRICE_WAIT_MS)
-    yield click(css("#buy"))
+        timeout=timeout_ms)
 
 
 POLICIES = {
