@@ -4,10 +4,11 @@
                                           [--before earlier.json] [--rows]
                                           [--out benchmarks/results/unseen.json]
 
-1. Records (unless ``--dump`` already holds a recording) every MiniWoB++ family with an oracle
-   policy, ``--seeds`` seeded episodes each from seed 5000 (seeds the training data never uses),
-   as Mind2Web task files (``datagen record``), and into ``--extra`` the families datagen does
-   not cover (``unseen_policies.py``).
+1. Records (unless ``--dump`` already holds a recording) every family of the tuning pool
+   (``unseen_cases.TUNING_POOL``: datagen's 41 policies while the engine was tuned), ``--seeds``
+   seeded episodes each from seed 5000 (seeds the training data never uses), as Mind2Web task
+   files (``datagen record``), and into ``--extra`` the families recorded after the tuning with
+   ``unseen_policies.py``.
 2. Reads every action three ways (``unseen_cases.VARIANTS``): raw_html as recorded, raw_html
    with the listener evidence stripped, cleaned_html only; distils each page and reports per
    variant, apart for the families tuned on, the held-out ones (``unseen_cases.held_out``, never
@@ -32,7 +33,7 @@ from pathlib import Path
 from common import finish, machine_info, print_table
 from targets import Target
 from tqdm import tqdm
-from unseen_cases import KS, VARIANTS, iter_cases, measure
+from unseen_cases import KS, TUNING_POOL, VARIANTS, iter_cases, measure
 from unseen_policies import record_extra
 
 RECORD_SEED = 5000
@@ -44,9 +45,10 @@ def record(dump: Path, seeds: int) -> None:
     from datagen.miniwob import RecordConfig, run_record
     from pipeline.config import load_config
 
+    tasks = ",".join(sorted(TUNING_POOL))  # the pool the parts are drawn from, never more
     config = load_config(RecordConfig, "configs/datagen/miniwob.yaml", section="record",
                          overrides=[f"output_dir={dump}", f"seed={RECORD_SEED}",
-                                    f"seeds_per_task={seeds}"])
+                                    f"seeds_per_task={seeds}", f"tasks=[{tasks}]"])
     run_record(config)
 
 
