@@ -68,7 +68,7 @@ def split_for(annotation_id: str, website: str, input_split: str, splits: SplitC
     """The output split of a task's steps, from its id, website and input folder's split."""
     if splits.by == "input":
         return input_split or "train"
-    if website in splits.test_websites:
+    if website in splits.heldout_websites():
         return "test_website"
     digest = hashlib.sha256(annotation_id.encode()).digest()
     share = int.from_bytes(digest[:4], "big") / 2**32 * 100

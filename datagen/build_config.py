@@ -24,13 +24,20 @@ from pipeline.errors import FormatError
 class SplitConfig:
     """Where a step's trajectories go. ``input``: the split of the dump's folder (Mind2Web's
     train / test_task / test_website / test_domain). ``holdout``: websites listed in
-    ``test_websites`` go to ``test_website`` whole; of the rest, ``test_task_percent`` of the tasks
+    ``test_websites`` (null: the MiniWoB++ held-out tasks, ``datagen.miniwob.heldout``) go to
+    ``test_website`` whole; of the rest, ``test_task_percent`` of the tasks
     (chosen by a hash of the annotation id, so a task never straddles two splits) go to
     ``test_task``; the remainder to ``train``. No page of a test split is ever in train."""
 
     by: Literal["input", "holdout"] = "input"
-    test_websites: list[str] = field(default_factory=list)
+    test_websites: list[str] | None = None
     test_task_percent: float = 10.0
+
+    def heldout_websites(self) -> frozenset[str]:
+        """``test_websites``, or the MiniWoB++ held-out tasks when it is null."""
+        from datagen.miniwob.heldout import HELDOUT_TASKS
+
+        return frozenset(HELDOUT_TASKS if self.test_websites is None else self.test_websites)
 
     def validate(self) -> list[str]:
         if not 0.0 <= self.test_task_percent < 100.0:
