@@ -7,11 +7,13 @@
       teacher: {kind: oracle}
       verify: {top_k: 10, judge: {kind: off}}
       splits: {by: holdout, test_websites: [click-tab-2], test_task_percent: 10}
+      paraphrases: {per_step: 2}                # reworded instructions, train split only
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal
 
 from datagen.teachers import TeacherConfig
@@ -46,6 +48,24 @@ class SplitConfig:
 
 
 @dataclass(slots=True)
+class ParaphraseConfig:
+    """Per accepted training step, ``per_step`` more records with the instruction reworded
+    (``datagen.paraphrase``); 0 = off. Test splits never get variants."""
+
+    per_step: int = 2
+    wordnet_dir: str = "/usr/share/wordnet"  # WordNet 3.0 dict files (Debian's wordnet-base)
+
+    def validate(self) -> list[str]:
+        if self.per_step < 0:
+            return [f"per_step: {self.per_step} must be 0 (off) or more"]
+        if self.per_step and not Path(self.wordnet_dir, "data.verb").is_file():
+            return [(f"wordnet_dir: {self.wordnet_dir} holds no WordNet dict files; "
+                     "install Debian's wordnet-base (apt-get install wordnet-base) or set "
+                     "paraphrases.per_step=0")]
+        return []
+
+
+@dataclass(slots=True)
 class BuildConfig:
     input: list[str] = field(default_factory=list)
     output_dir: str = "outputs/datagen/dataset"
@@ -58,6 +78,7 @@ class BuildConfig:
     teacher: TeacherConfig = field(default_factory=TeacherConfig)
     verify: VerifyConfig = field(default_factory=VerifyConfig)
     splits: SplitConfig = field(default_factory=SplitConfig)
+    paraphrases: ParaphraseConfig = field(default_factory=ParaphraseConfig)
 
     def validate(self) -> list[str]:
         problems = []
