@@ -16,6 +16,7 @@ from typing import Any
 
 from common import REPO, markdown_table
 from report_eval import EVAL_RESULTS, eval_sections
+from report_oracle import ORACLE_RESULTS, oracle_section
 from report_reliability import RELIABILITY_RESULTS, reliability_sections
 from report_serve import SERVE_RESULTS, serve_section
 from report_unseen import UNSEEN_RESULTS, unseen_sections
@@ -28,7 +29,8 @@ ISSUE_OF = {"serializer": 2, "html": 2, "memory": 2, "query": 3, "retrieval": 3,
 
 def load_results(folder: Path) -> dict[str, dict[str, Any] | None]:
     out = {}
-    for name in RESULTS + EVAL_RESULTS + UNSEEN_RESULTS + RELIABILITY_RESULTS + SERVE_RESULTS:
+    for name in (RESULTS + EVAL_RESULTS + UNSEEN_RESULTS + RELIABILITY_RESULTS + SERVE_RESULTS
+                 + ORACLE_RESULTS):
         path = folder / f"{name}.json"
         out[name] = json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
     return out
@@ -125,6 +127,7 @@ bash benchmarks/peers/setup_browser_use.sh      # browser-use in .cache/peers/br
 .venv/bin/python benchmarks/datagen_benchmark.py
 .venv/bin/python benchmarks/training_benchmark.py --speed bf16 fp32 --weights 5 --curves 5 1
 .venv/bin/python benchmarks/serve_benchmark.py
+.venv/bin/python benchmarks/oracle_benchmark.py --seeds 20
 .venv/bin/python benchmarks/agent_benchmark.py
 .venv/bin/python benchmarks/eval_benchmark.py --name miniwob --config configs/eval/miniwob.yaml
 .venv/bin/python benchmarks/eval_benchmark.py --name mind2web_miniwob --config configs/eval/mind2web-miniwob.yaml
@@ -332,6 +335,7 @@ def build(results: dict[str, dict[str, Any] | None]) -> str:
     parts += ["", *eval_sections(results), *unseen_sections(results),
               *reliability_sections(results)]
     parts += ["", *serve_section(results["serve"])]
+    parts += ["", *oracle_section(results["oracle"])]
     if NOTES.exists():
         parts += ["", "## Notes", "", NOTES.read_text(encoding="utf-8").strip()]
     return "\n".join(parts).rstrip() + "\n"

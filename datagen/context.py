@@ -29,6 +29,7 @@ from datagen.teachers.oracle import action_call
 from pipeline.agent.history import history_line
 from pipeline.agent.progress import PreviousStep
 from pipeline.distill.model import DistilledPage
+from pipeline.errors import FormatError
 from pipeline.tools import ToolCall, make_call
 
 
@@ -72,12 +73,20 @@ class TaskContext:
 
 def taken_call(step: Step, page: DistilledPage) -> ToolCall | None:
     """The call ``step`` took on ``page``: a DAgger student's executed call where it has one
-    (``Step.executed``), else the label on its first target; None when that element has no ref."""
+    (``Step.executed``), else the label on its first target; None when an element it names has
+    no ref on the page."""
     executed = step.executed
     if executed is None:
         targets = target_refs(page, step.positives)
-        return action_call(step.operation.op, targets[0], step.operation.value) if targets else None
-    if executed.backend_id is None:
-        return make_call(executed.name, **executed.arguments)
-    targets = target_refs(page, [executed.backend_id])
-    return make_call(executed.name, index=targets[0], **executed.arguments) if targets else None
+        if not targets:
+            return None
+        op = step.operation
+        try:
+            return action_call(op.op, targets[0], op.value, op.original_op, page)
+        except FormatError:  # a drag whose drop target has no ref
+            return None
+    refs = {key: target_refs(page, [backend_id]) for key, backend_id in executed.elements.items()}
+    if not all(refs.values()):
+        return None
+    return make_call(executed.name, **executed.arguments,
+                     **{key: found[0] for key, found in refs.items()})

@@ -37,13 +37,13 @@ class Operation:
 
 @dataclass(slots=True)
 class Executed:
-    """What a DAgger step actually did where that is not its label: the student's tool call,
-    with its element (``index``) given as the page's ``backend_id`` (None: a call on no element,
-    such as ``press``). A recorded oracle episode has none: its label is what was done."""
+    """What a DAgger step actually did where that is not its label: the student's tool call, its
+    element arguments (``index``, a drag's ``to_index``) given as the page's backend ids in
+    ``elements`` rather than as refs, which only hold for the page as it was distilled live."""
 
     name: str
-    arguments: dict[str, Any] = field(default_factory=dict)  # the call's arguments but ``index``
-    backend_id: int | None = None
+    arguments: dict[str, Any] = field(default_factory=dict)  # the call's other arguments
+    elements: dict[str, int] = field(default_factory=dict)  # argument name -> backend id
 
 
 @dataclass(slots=True)

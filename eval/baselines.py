@@ -25,6 +25,7 @@ from datagen.records import Operation, Step
 from datagen.teachers import OracleConfig, OracleTeacher, action_call, step_rng
 from pipeline.agent.policy import Situation, Turn, calls_before, turn_from_calls
 from pipeline.distill.model import DistilledPage
+from pipeline.html.mind2web_format import drag_value
 from pipeline.live.actions import LiveActions
 from pipeline.live.miniwob import Episode
 from pipeline.tools import ToolCall, make_call, spec
@@ -58,9 +59,16 @@ class LiveOracle:
         if backend is None:
             self.finished = f"the act's element is not on the page ({act.target[:80]})"
             return None
+        value = act.value
+        if act.drop:
+            drop = await self.actions.backend_id_of(act.drop)
+            if drop is None:
+                self.finished = f"the act's drop target is not on the page ({act.drop[:80]})"
+                return None
+            value = drag_value(drop)
         uid = f"live-{self.episode.task}-s{seed}-a{len(history)}"
         return Step(step_id=uid, task=task, history=list(history), positives=[backend],
-                    operation=Operation(act.op, act.value, act.original_op), source="miniwob",
+                    operation=Operation(act.op, value, act.original_op), source="miniwob",
                     annotation_id=uid, action_uid=uid, step_index=len(history),
                     website=self.episode.task, page=page.state)
 
@@ -116,7 +124,7 @@ class OraclePolicy:
             return [_done_message(trajectory.meta.get("error", "no call"))]
         if not _is_action(turns[-1]):  # its queries missed: the oracle still knows the target
             call = action_call(step.operation.op, trajectory.meta["targets"][0],
-                               step.operation.value)
+                               step.operation.value, step.operation.original_op, situation.page)
             turns.append(turn_from_calls([call], "Acting on the known target.").message)
         if isinstance(gold, LiveOracle) and step.operation.original_op == "ENTER":
             turns[-1] = _press_enter(turns[-1])

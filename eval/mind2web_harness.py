@@ -45,7 +45,8 @@ from pipeline.errors import PagescoutError
 from pipeline.tools import ToolCall
 
 Item = tuple[Step, str, DistilledPage, PreviousStep | None]  # step, split, page, step before
-_OPS = {"click": "CLICK", "type": "TYPE", "select": "SELECT", "press": "PRESS", "done": "DONE"}
+_OPS = {"click": "CLICK", "type": "TYPE", "select": "SELECT", "press": "PRESS", "done": "DONE",
+        "hover": "CLICK", "scroll": "SCROLL", "drag": "DRAG", "clear": "CLEAR"}  # HOVER is op CLICK
 
 
 def predicted_op(call: ToolCall | None) -> str:

@@ -35,13 +35,16 @@ from pipeline.agent.modes import Mode
 from pipeline.agent.policy import Policy, Situation
 from pipeline.agent.progress import PreviousStep
 from pipeline.distill.model import DistilledPage
-from pipeline.html.mind2web_format import action_repr, operation
+from pipeline.html.mind2web_format import action_repr, drag_value, operation
 from pipeline.live.actions import LiveActions
 from pipeline.live.miniwob import Episode, EpisodeResult, episode_result
 from pipeline.page_state import PageState
 from pipeline.tools import ToolCall
 
 _OPS = {"CLICK": "click", "TYPE": "type", "SELECT": "select"}
+_EXTENSION_TOOLS = {"HOVER": "hover", "SCROLL": "scroll", "DRAG": "drag", "CLEAR": "clear",
+                    "PRESS": "press"}
+ELEMENT_ARGUMENTS = ("index", "to_index")  # the arguments of a call that name elements by ref
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +66,9 @@ class LabelledStep:
     student: str  # the student's action as a history line, or why it had none
     agreed: bool  # the student's action is the oracle's act
     call: ToolCall | None = None  # the student's executed call (None: the oracle's act ran)
-    student_target: int | None = None  # live backend id of the call's element (None: no element)
+    student_elements: dict[str, int] = field(default_factory=dict)  # its element arguments'
+    # live backend ids (index, a drag's to_index)
+    drop: int | None = None  # live backend id of the label's drop target (a drag onto an element)
 
 
 @dataclass(slots=True)
@@ -97,12 +102,12 @@ async def play_dagger_episode(page: Any, base_url: str, task: str, seed: int, st
             if isinstance(seen, str):
                 run.stop = f"oracle: {seen}"
                 break
-            distilled, act, target = seen
+            distilled, act, target, drop = seen
             messages = opening(episode.utterance, history, distilled, settings.mode, previous)
             situation = Situation(episode.utterance, list(history), settings.mode, messages,
                                   distilled)
             outcome = await play_step(student, situation, env.act, settings.limits)
-            step = await _execute(env, outcome, distilled, act, target)
+            step = await _execute(env, outcome, distilled, act, target, drop)
             if not step.executed:  # a label no one could act on is not kept
                 run.stop = f"oracle: its act was refused ({step.student})"
                 break
@@ -119,8 +124,9 @@ async def play_dagger_episode(page: Any, base_url: str, task: str, seed: int, st
 
 
 async def _labelled(env: MiniwobEnvironment, episode: Episode, wait_ms: int
-                    ) -> tuple[DistilledPage, Act, int] | str:
-    """The observed page, the oracle's act on it and its target; or why there is none."""
+                    ) -> tuple[DistilledPage, Act, int, int | None] | str:
+    """The observed page, the oracle's act on it, its target and drop target (a drag onto an
+    element; else None); or why there is none."""
     distilled = await env.observe()
     try:
         act = await next_label(env.page, episode)
@@ -137,27 +143,35 @@ async def _labelled(env: MiniwobEnvironment, episode: Episode, wait_ms: int
         target = await env.actions.backend_id_of(act.target)
         if target is None or target not in distilled.state.by_backend_id():
             return f"its target is not in the capture ({act.op} {act.target[:80]})"
-    return distilled, act, target
+    drop = await env.actions.backend_id_of(act.drop) if act.drop else None
+    if act.drop and (drop is None or drop not in distilled.state.by_backend_id()):
+        return f"its drop target is not in the capture ({act.drop[:80]})"
+    return distilled, act, target, drop
 
 
 async def _execute(env: MiniwobEnvironment, outcome: StepOutcome, page: DistilledPage,
-                   act: Act, target: int) -> LabelledStep:
+                   act: Act, target: int, drop: int | None) -> LabelledStep:
     """Keep the student's executed action, or execute the oracle's act in its place."""
     action, result = outcome.action, outcome.result
     if action is not None and result is not None and result.ok and not result.done:
         line = history_line(action, page)
-        index = action.arguments.get("index")
+        elements = {key: page.backend_id(action.arguments[key]) for key in ELEMENT_ARGUMENTS
+                    if key in action.arguments}
         return LabelledStep(page.state, target, act, line, "student", line,
                             agrees(action, page, act, target), action,
-                            None if index is None else page.backend_id(index))
+                            {k: v for k, v in elements.items() if v is not None}, drop)
     student = history_line(action, page) if action is not None and result is not None \
         and result.ok else f"(no action: {outcome.stop})"
-    done = await perform(env.actions, act, target)
+    done = await perform(env.actions, act, target, drop)
     env.acted = env.acted or done.ok
-    executed = action_repr(page.state, target, operation(act.op, act.value, act.original_op)) \
-        if done.ok else ""
+    executed = action_repr(page.state, target, label_operation(act, drop)) if done.ok else ""
     return LabelledStep(page.state, target, act, executed, "oracle",
-                        student if done.ok else done.message, False)
+                        student if done.ok else done.message, False, drop=drop)
+
+
+def label_operation(act: Act, drop: int | None) -> dict[str, str]:
+    """The Mind2Web operation of the oracle's act (a drag onto an element: ``to:<drop id>``)."""
+    return operation(act.op, act.value if drop is None else drag_value(drop), act.original_op)
 
 
 def executed_call(step: LabelledStep, page: DistilledPage) -> ToolCall | None:
@@ -167,7 +181,10 @@ def executed_call(step: LabelledStep, page: DistilledPage) -> ToolCall | None:
     if step.call is not None:
         return step.call
     refs = target_refs(page, [step.target])
-    return action_call(step.act.op, refs[0], step.act.value) if refs else None
+    if not refs:
+        return None
+    op = label_operation(step.act, step.drop)
+    return action_call(op["op"], refs[0], op["value"], op["original_op"], page)
 
 
 def agrees(call: ToolCall, page: DistilledPage, act: Act, target: int) -> bool:
@@ -175,6 +192,7 @@ def agrees(call: ToolCall, page: DistilledPage, act: Act, target: int) -> bool:
     args = call.arguments
     if act.original_op == "ENTER":
         return call.name == "press" and args.get("key") == "Enter"
-    if call.name != _OPS[act.op] or page.backend_id(args.get("index", -1)) != target:
+    tool = _EXTENSION_TOOLS.get(act.original_op, _OPS[act.op])
+    if call.name != tool or page.backend_id(args.get("index", -1)) != target:
         return False
     return act.op == "CLICK" or args.get("text", args.get("option")) == act.value

@@ -6,7 +6,8 @@
 A task (``annotation_id, website, domain, subdomain, confirmed_task, action_reprs, actions``)
 gives one Step per action: ``step_id = "<annotation_id>:<action_uid>"``, the previous
 ``action_reprs`` as history, the operation (``op`` or, without it, ``original_op``; HOVER and ENTER
-count as CLICK, which carries no value), the positives as backend ids (``backend_node_id`` is a
+count as CLICK, which carries no value; pagescout's recorded SCROLL/DRAG/CLEAR are op CLICK with
+their value kept), the positives as backend ids (``backend_node_id`` is a
 string in the files; a candidate's ``attributes`` is a JSON string), and the page built from
 ``raw_html`` -- or from ``cleaned_html`` when the raw form is missing, empty or unparseable -- with
 the label-leak markers stripped by ``pipeline.html.source``.
@@ -24,6 +25,7 @@ from typing import Any
 
 from datagen.records import Executed, Operation, Step
 from pipeline.errors import FormatError
+from pipeline.html.mind2web_format import EXTENSION_OPS
 from pipeline.html.source import page_from_html
 from pipeline.page_state import PageState
 
@@ -44,6 +46,7 @@ REASONS = {
     "duplicate_step": "the step id was already read (same annotation_id and action_uid)",
 }
 _OPS = {"CLICK": "CLICK", "TYPE": "TYPE", "SELECT": "SELECT", "HOVER": "CLICK", "ENTER": "CLICK"}
+_OPS |= {name: "CLICK" for name in EXTENSION_OPS}  # pagescout's recorded SCROLL, DRAG, CLEAR
 _TASK_TEXT = ("annotation_id", "website", "confirmed_task")
 _TASK_OPTIONAL = ("domain", "subdomain")
 
@@ -150,20 +153,23 @@ def parse_executed(raw: Any) -> Executed | None:
     if raw is None or not isinstance(raw, dict) or raw.get("executed") is None:
         return None
     executed = raw["executed"]
+    elements = executed.get("elements", {}) if isinstance(executed, dict) else None
     if not isinstance(executed, dict) or not _nonempty_str(executed.get("name")) \
-            or not isinstance(executed.get("arguments", {}), dict):
+            or not isinstance(executed.get("arguments", {}), dict) \
+            or not isinstance(elements, dict):
         raise Problem("action_missing_field",
                       f"'dagger.executed' is {_shown(raw, 'executed')}; expected "
-                      "{name, arguments, backend_id}")
-    backend_id = executed.get("backend_id")
-    if backend_id is not None and (not isinstance(backend_id, int) or isinstance(backend_id, bool)):
-        raise Problem("action_missing_field",
-                      f"'dagger.executed.backend_id' is {backend_id!r}; expected an integer or null")
-    return Executed(executed["name"], dict(executed.get("arguments", {})), backend_id)
+                      "{name, arguments, elements}")
+    for key, backend_id in elements.items():
+        if not isinstance(backend_id, int) or isinstance(backend_id, bool):
+            raise Problem("action_missing_field", f"'dagger.executed.elements.{key}' is "
+                          f"{backend_id!r}; expected a backend node id (an integer)")
+    return Executed(executed["name"], dict(executed.get("arguments", {})), dict(elements))
 
 
 def parse_operation(raw: Any) -> Operation:
-    """``{op, original_op, value}`` -> Operation; HOVER/ENTER become CLICK, CLICK has no value."""
+    """``{op, original_op, value}`` -> Operation; HOVER/ENTER become CLICK, CLICK has no value
+    (but pagescout's extension ops, op CLICK, keep theirs: a scroll direction, a drag target)."""
     if not isinstance(raw, dict):
         raise Problem("action_missing_field", "'operation' is missing or not an object")
     op, original = raw.get("op"), raw.get("original_op")
@@ -176,10 +182,12 @@ def parse_operation(raw: Any) -> Operation:
     if value is not None and not isinstance(value, (str, int, float)):
         raise Problem("bad_operation", f"operation value {value!r} is not a string")
     kind = _OPS[name.upper()]
+    original = original if isinstance(original, str) else name
+    keep = kind != "CLICK" or original in EXTENSION_OPS
     return Operation(
         op=kind,  # type: ignore[arg-type]
-        value="" if kind == "CLICK" or value is None else str(value),
-        original_op=original if isinstance(original, str) else name,
+        value="" if not keep or value is None else str(value),
+        original_op=original,
     )
 
 

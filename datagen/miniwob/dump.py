@@ -18,7 +18,7 @@ from datagen.mind2web.writer import (
     task_record,
 )
 from datagen.miniwob.episode import CapturedStep, EpisodeRun
-from pipeline.html.mind2web_format import action_repr, operation
+from pipeline.html.mind2web_format import action_repr, drag_value, operation
 from pipeline.live.miniwob import Episode
 from pipeline.page_state import PageState
 
@@ -71,22 +71,22 @@ def dagger_task(episode: Episode, steps: list[LabelledStep], max_negatives: int)
 
 
 def _actions(task_id: str, steps: Sequence[CapturedStep | LabelledStep]) -> Iterator[tuple]:
-    """(action uid, canonical page, canonical target, Mind2Web operation, step) per step."""
-    for i, (state, target, step) in enumerate(canonical_steps(steps)):
-        op = operation(step.act.op, step.act.value, step.act.original_op)
-        yield f"{task_id}-a{i}", state, target, op, step
+    """(action uid, canonical page, canonical target, Mind2Web operation, step) per step; a drag
+    onto an element holds the drop target's canonical id in its value."""
+    for i, (state, target, step, drop) in enumerate(canonical_steps(steps)):
+        value = step.act.value if drop is None else drag_value(drop)
+        yield f"{task_id}-a{i}", state, target, operation(step.act.op, value,
+                                                          step.act.original_op), step
 
 
 def _executed(step: LabelledStep, ids: dict[int, int]) -> dict | None:
-    """The student's executed call with its element as a canonical backend id (``dagger.executed``
+    """The student's executed call with its elements as canonical backend ids (``dagger.executed``
     in the task file: ``datagen build`` shows the next step what the student did, not the label)."""
     if step.call is None:
         return None
-    arguments = dict(step.call.arguments)
-    index = arguments.pop("index", None)
-    backend_id = None if index is None else step.student_target
+    arguments = {k: v for k, v in step.call.arguments.items() if k not in step.student_elements}
     return {"name": step.call.name, "arguments": arguments,
-            "backend_id": None if backend_id is None else ids[backend_id]}
+            "elements": {k: ids[v] for k, v in step.student_elements.items()}}
 
 
 def canonical_ids(steps: Sequence[CapturedStep | LabelledStep]) -> dict[int, int]:
@@ -100,12 +100,14 @@ def canonical_ids(steps: Sequence[CapturedStep | LabelledStep]) -> dict[int, int
 
 
 def canonical_steps(steps: Sequence[CapturedStep | LabelledStep]
-                    ) -> list[tuple[PageState, int, CapturedStep | LabelledStep]]:
-    """Each step's page and target with backend ids renumbered in order of first appearance."""
+                    ) -> list[tuple[PageState, int, CapturedStep | LabelledStep, int | None]]:
+    """Each step's page, target and drop target (None: no drag onto an element) with backend
+    ids renumbered in order of first appearance."""
     ids = canonical_ids(steps)
     out = []
     for step in steps:
         nodes = [replace(n, backend_id=None if n.backend_id is None else ids[n.backend_id])
                  for n in step.state.nodes]
-        out.append((replace(step.state, nodes=nodes), ids[step.target], step))
+        drop = None if step.drop is None else ids[step.drop]
+        out.append((replace(step.state, nodes=nodes), ids[step.target], step, drop))
     return out

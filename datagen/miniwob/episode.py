@@ -17,6 +17,7 @@ from typing import Any
 
 from datagen.miniwob.policies import Act, Policy, PolicyError, policy_for
 from pipeline.capture import capture_page
+from pipeline.html.mind2web_format import parse_drag_value
 from pipeline.live.actions import LiveActions
 from pipeline.live.browser import BrowserConfig
 from pipeline.live.miniwob import Episode, EpisodeResult, episode_result, start_episode, task_url
@@ -53,6 +54,7 @@ class CapturedStep:
     state: PageState  # the page just before the act
     target: int  # live backend node id of the act's element
     act: Act
+    drop: int | None = None  # live backend node id of a drag's drop target
 
 
 @dataclass(slots=True)
@@ -113,11 +115,15 @@ async def _step(page: Any, actions: LiveActions, act: Act, run: EpisodeRun,
     target = await actions.backend_id_of(act.target)
     if target is None:
         return f"target: did not resolve to an element ({act.target[:80]})"
+    drop = await actions.backend_id_of(act.drop) if act.drop else None
+    if act.drop and drop is None:
+        return f"target: the drop target did not resolve to an element ({act.drop[:80]})"
     state = await capture_page(page, settings.browser)
-    if target not in state.by_backend_id():
-        return f"capture: target backend id {target} is not in the capture"
-    run.steps.append(CapturedStep(state, target, act))
-    outcome = await perform(actions, act, target)
+    missing = [i for i in (target, drop) if i is not None and i not in state.by_backend_id()]
+    if missing:
+        return f"capture: target backend id {missing[0]} is not in the capture"
+    run.steps.append(CapturedStep(state, target, act, drop))
+    outcome = await perform(actions, act, target, drop)
     return "" if outcome.ok else f"action_{outcome.error}: {outcome.message}"
 
 
@@ -127,7 +133,7 @@ async def settle_target(page: Any, act: Act, wait_ms: int) -> str:
     return await page.evaluate(_SETTLE_JS.replace("TARGET", act.target), wait_ms)
 
 
-async def perform(actions: LiveActions, act: Act, target: int):
+async def perform(actions: LiveActions, act: Act, target: int, drop: int | None = None):
     """Do the act on the live page; returns LiveActions' ActionOutcome."""
     if act.original_op == "ENTER":
         return await actions.press("Enter", target)
@@ -135,4 +141,17 @@ async def perform(actions: LiveActions, act: Act, target: int):
         return await actions.type(target, act.value)
     if act.op == "SELECT":
         return await actions.select(target, act.value)
+    if act.original_op == "HOVER":
+        return await actions.hover(target)
+    if act.original_op == "SCROLL":
+        direction, _, amount = act.value.partition(":")
+        return await actions.scroll(direction, target, to_end=amount == "end")
+    if act.original_op == "PRESS":
+        return await actions.press(act.value)
+    if act.original_op == "CLEAR":
+        return await actions.clear(target)
+    if act.original_op == "DRAG":
+        if drop is not None:
+            return await actions.drag(target, to_backend_id=drop)
+        return await actions.drag(target, offset=parse_drag_value(act.value)[1])
     return await actions.click(target)

@@ -45,11 +45,14 @@ from pipeline.agent.execute import ToolResult
 from pipeline.agent.observe import without_tool_list
 from pipeline.agent.progress import PreviousStep
 from pipeline.distill.model import DistilledPage
+from pipeline.errors import FormatError
+from pipeline.html.mind2web_format import parse_drag_value
 from pipeline.query import query_elements
 from pipeline.query.filters import landmark_spec
 from pipeline.tools import ToolCall, make_call
 
 _SMALL_LIMITS = (5, 10)
+_OWN_CALL_OPS = ("HOVER", "SCROLL", "DRAG", "CLEAR")  # original ops with their own action
 
 
 @dataclass(slots=True)
@@ -91,7 +94,11 @@ class OracleTeacher:
         convo = Conversation.open(step.task, step.history, page, mode, previous)
         targets = target_refs(page, step.positives)
         meta: dict[str, Any] = {"targets": targets, "queries": 0, "found": False}
-        if not targets:
+        if step.operation.original_op == "PRESS":  # the key goes where the focus is: no search
+            meta |= {"template": "press", "found": True}
+            key = step.operation.value
+            convo.act(make_call("press", key=key), rationale.press(key))
+        elif not targets:
             meta["error"] = (f"no_target: none of the positives {step.positives} is an element "
                              "of the distilled page")
         else:
@@ -225,15 +232,42 @@ class _Run:
         return result
 
     def _act(self, ref: int, source: str) -> None:
-        op, value = self.step.operation.op, self.step.operation.value
-        thinking = rationale.act(self.page, ref, op, value, source, self.voice)
-        self.convo.act(action_call(op, ref, value), thinking)
+        op, value, original = (self.step.operation.op, self.step.operation.value,
+                               self.step.operation.original_op)
+        named = original if original in _OWN_CALL_OPS else op
+        thinking = rationale.act(self.page, ref, named, value, source, self.voice)
+        self.convo.act(action_call(op, ref, value, original, self.page), thinking)
 
 
-def action_call(op: str, ref: int, value: str) -> ToolCall:
-    """The action of a step's operation on ``ref``."""
+def action_call(op: str, ref: int, value: str, original_op: str | None = None,
+                page: DistilledPage | None = None) -> ToolCall:
+    """The action of a step's operation on ``ref``: click / type / select, or hover, scroll,
+    drag, clear for those ``original_op``s (a drag onto an element needs the ``page`` to find
+    the drop target's ref)."""
     if op == "TYPE":
         return make_call("type", index=ref, text=value)
     if op == "SELECT":
         return make_call("select", index=ref, option=value)
+    if original_op == "HOVER":
+        return make_call("hover", index=ref)
+    if original_op == "SCROLL":
+        direction, _, amount = value.partition(":")
+        return make_call("scroll", index=ref, direction=direction, amount=amount or "page")
+    if original_op == "PRESS":
+        return make_call("press", key=value)
+    if original_op == "CLEAR":
+        return make_call("clear", index=ref)
+    if original_op == "DRAG":
+        return make_call("drag", index=ref, **_drop(value, page))
     return make_call("click", index=ref)
+
+
+def _drop(value: str, page: DistilledPage | None) -> dict[str, int]:
+    """drag's destination arguments from a DRAG value (``to:<backend id>`` or ``by:dx,dy``)."""
+    to_id, offset = parse_drag_value(value)
+    if offset is not None:
+        return {"dx": offset[0], "dy": offset[1]}
+    refs = [] if page is None else [r for r in page.refs if page.backend_id(r) == to_id]
+    if not refs:
+        raise FormatError(f"the drag target (backend id {to_id}) is not an element of the page")
+    return {"to_index": refs[0]}

@@ -92,13 +92,21 @@ def act(page: DistilledPage, ref: int, op: str, value: str, source: str,
     of committing to an index first."""
     element = describe(page, ref)
     doing = {"CLICK": "Clicking", "TYPE": f"Typing {value!r} into",
-             "SELECT": f"Selecting {value!r} in"}.get(op, "Acting on")
+             "SELECT": f"Selecting {value!r} in", "HOVER": "Hovering over",
+             "SCROLL": f"Scrolling {value.replace(':end', ' to the end')} in",
+             "DRAG": "Dragging",
+             "CLEAR": "Clearing"}.get(op, "Acting on")
     if source == "page":
         return rng.choice([f"{doing} {element}: the page shows it as [{ref}].",
                            f"{doing} {element}, [{ref}] on the page."])
     if source == "guess":
         return f"{doing} the closest result, {element}: [{ref}]."
     return rng.choice([f"{doing} {element}, result [{ref}].", f"{doing} {element}: [{ref}]."])
+
+
+def press(key: str) -> str:
+    """The rationale of a key press in the focused element."""
+    return f"Pressing {key} where the focus is."
 
 
 def describe(page: DistilledPage, ref: int) -> str:

@@ -28,6 +28,8 @@ ANCESTOR_LEVELS = 3  # a positive without a ref counts through its nearest ref'd
 OBSERVATION_MARK = "\nCurrent page:\n"  # where ``pipeline.agent.prompts.user_turn`` puts the page
 _REF = re.compile(r"\[(\d+)\]")
 _CALL_FOR_OP = {"CLICK": "click", "TYPE": "type", "SELECT": "select"}
+_CALL_FOR_ORIGINAL_OP = {"HOVER": "hover", "SCROLL": "scroll", "DRAG": "drag", "CLEAR": "clear",
+                         "PRESS": "press"}
 
 
 def check_execution(conversation: Conversation, step: Step, page: DistilledPage, mode: Mode,
@@ -46,11 +48,15 @@ def _first_problem(conversation: Conversation, step: Step, page: DistilledPage, 
             return (f"stale_tool_result: turn {number} ({turn.call.name}) recorded a result that "
                     "differs from running the call on the page")
         ranked.append(fresh.refs or refs_in(fresh.text))
+    action = conversation.final.call
+    if step.operation.original_op == "PRESS":  # a key press has no element to check
+        return None if action == _press(step.operation.value) else (
+            f"wrong_operation: the step presses {step.operation.value}, the action is "
+            f"{action.name} {action.arguments}")
     targets = positive_refs(page, step.positives)
     if not targets:
         return (f"no_positive: none of the positives {step.positives} is an element with a ref "
                 "on the distilled page")
-    action = conversation.final.call
     if not operation_matches(action, step.operation):
         return (f"wrong_operation: the step is {step.operation.op} "
                 f"({step.operation.original_op or step.operation.op}), the action {action.name}")
@@ -85,9 +91,15 @@ def positive_refs(page: DistilledPage, positives: list[int]) -> set[int]:
     return found
 
 
+def _press(key: str) -> ToolCall:
+    return ToolCall("press", {"key": key})
+
+
 def operation_matches(action: ToolCall, operation: Operation) -> bool:
-    """click/type/select for CLICK/TYPE/SELECT; ``press Enter`` also for a Mind2Web ENTER."""
-    if action.name == _CALL_FOR_OP[operation.op]:
+    """click/type/select for CLICK/TYPE/SELECT, hover/scroll/drag/clear for those original ops;
+    ``press Enter`` also for a Mind2Web ENTER."""
+    wanted = _CALL_FOR_ORIGINAL_OP.get(operation.original_op or "", _CALL_FOR_OP[operation.op])
+    if action.name == wanted:
         return True
     return (operation.original_op == "ENTER" and action.name == "press"
             and action.arguments.get("key") == "Enter")

@@ -5,17 +5,19 @@
     result = execute_offline(call, page)              # actions resolved to their target, not run
 
 Every outcome is a ``ToolResult`` whose ``text`` is what the model reads as the tool message;
-an unknown ref, a stale, hidden, disabled or covered element, or an action without a live page is
-a result with ``error`` set — never an exception. Datagen's verifier uses ``execute_offline``
-(the final action must resolve to a positive), the agent loop ``execute``.
+an unknown ref, a stale, hidden, disabled or covered element, a scroll at its edge, or an action
+without a live page is a result with ``error`` set — never an exception. Datagen's verifier uses
+``execute_offline`` (the final action must resolve to a positive), the agent loop ``execute``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pydantic import BaseModel
+
 from pipeline.distill.model import DistilledPage
-from pipeline.live.actions import LiveActions
+from pipeline.live.actions import ActionOutcome, LiveActions
 from pipeline.query import get_element_details, get_page_summary, get_region, query_elements
 from pipeline.render.elements import element_text, format_element, trim_text
 from pipeline.tools.calls import ToolCall
@@ -78,31 +80,64 @@ async def execute(call: ToolCall, page: DistilledPage, actions: LiveActions | No
     target = _target(call, page)
     if isinstance(target, ToolResult):
         return target
-    backend_id = page.backend_id(target)
-    what = _element(page, target)
-    if backend_id is None:
-        return ToolResult(call.name, False, f"{what} has no live counterpart (the page came "
-                          "from HTML, not a browser)", "no_live_page", ref=target)
-    if call.name == "click":
-        outcome = await actions.click(backend_id, what)
-    elif call.name == "type":
-        outcome = await actions.type(backend_id, args.text, what)
-    else:
-        outcome = await actions.select(backend_id, args.option, what)
+    if target is None:  # scroll without an index: the page
+        outcome = await actions.scroll(args.direction, to_end=args.amount == "end")
+        return ToolResult(call.name, outcome.ok, outcome.message, outcome.error)
+    live = [_live(call, page, ref) for ref in (target, call.arguments.get("to_index"))
+            if ref is not None]
+    refused = next((r for r in live if isinstance(r, ToolResult)), None)
+    if refused is not None:
+        return refused
+    (backend_id, what), *drop = live
+    outcome = await _act(call, args, actions, (backend_id, what), *drop)
     return ToolResult(call.name, outcome.ok, outcome.message, outcome.error, ref=target,
                       backend_id=backend_id)
 
 
+async def _act(call: ToolCall, args: BaseModel, actions: LiveActions,
+               target: tuple[int, str], drop: tuple[int, str] | None = None) -> ActionOutcome:
+    """Run an action on its live ``target`` (backend id, description); ``drop`` is drag's
+    ``to_index`` element."""
+    backend_id, what = target
+    if call.name == "click":
+        return await actions.click(backend_id, what)
+    if call.name == "type":
+        return await actions.type(backend_id, args.text, what)
+    if call.name == "select":
+        return await actions.select(backend_id, args.option, what)
+    if call.name == "scroll":
+        return await actions.scroll(args.direction, backend_id, what, args.amount == "end")
+    if call.name == "hover":
+        return await actions.hover(backend_id, what)
+    if call.name == "clear":
+        return await actions.clear(backend_id, what)
+    if drop is None:
+        return await actions.drag(backend_id, what, offset=(args.dx or 0, args.dy or 0))
+    return await actions.drag(backend_id, what, to_backend_id=drop[0], to_what=drop[1])
+
+
+def _live(call: ToolCall, page: DistilledPage, ref: int) -> tuple[int, str] | ToolResult:
+    """(backend id, description) of a ref, or an error when the page has no live counterpart."""
+    backend_id = page.backend_id(ref)
+    what = _element(page, ref)
+    if backend_id is None:
+        return ToolResult(call.name, False, f"{what} has no live counterpart (the page came "
+                          "from HTML, not a browser)", "no_live_page", ref=ref)
+    return backend_id, what
+
+
 def _target(call: ToolCall, page: DistilledPage) -> int | None | ToolResult:
-    """The ref an action acts on (None for press/done), or an error result for a bad ref."""
+    """The ref an action acts on (None for press/done and a page scroll), or an error result
+    for a bad ref (drag's ``to_index`` is checked too)."""
     index = call.arguments.get("index")
     if index is None:
         return None
-    if index not in page.refs:
-        valid = f"1..{len(page.refs)}" if page.refs else "none: the page has no elements"
-        return ToolResult(call.name, False, f"Error: there is no element [{index}]; valid "
-                          f"indices: {valid}. Query the page again for the current indices.",
-                          "no_such_ref", ref=index)
+    for ref in (index, call.arguments.get("to_index", index)):
+        if ref not in page.refs:
+            valid = f"1..{len(page.refs)}" if page.refs else "none: the page has no elements"
+            return ToolResult(call.name, False, f"Error: there is no element [{ref}]; valid "
+                              f"indices: {valid}. Query the page again for the current "
+                              "indices.", "no_such_ref", ref=ref)
     return index
 
 
@@ -118,6 +153,13 @@ def _describe(call: ToolCall, ref: int | None) -> str:
         return f"press {args['key']}"
     if call.name == "done":
         return "done" + (f": {args['answer']}" if args.get("answer") else "")
+    if call.name == "scroll":
+        end = " to the end" if args.get("amount") == "end" else ""
+        return f"scroll {'the page' if ref is None else f'[{ref}]'} {args['direction']}{end}"
+    if call.name == "drag":
+        to = (f"onto [{args['to_index']}]" if "to_index" in args
+              else f"by ({args.get('dx', 0)}, {args.get('dy', 0)})")
+        return f"drag [{ref}] {to}"
     extra = {"type": args.get("text"), "select": args.get("option")}.get(call.name)
     return f"{call.name} [{ref}]" + (f" {extra!r}" if extra is not None else "")
 

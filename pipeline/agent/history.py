@@ -13,7 +13,7 @@ after a bare ``<label>``) is named by the label the query results show beside it
 from __future__ import annotations
 
 from pipeline.distill.model import DistilledPage
-from pipeline.html.mind2web_format import action_repr, operation
+from pipeline.html.mind2web_format import action_repr, drag_value, operation, press_repr
 from pipeline.query import index_for
 from pipeline.tools import ToolCall
 
@@ -21,15 +21,15 @@ from pipeline.tools import ToolCall
 def history_line(call: ToolCall, page: DistilledPage) -> str:
     args = call.arguments
     if call.name == "press":
-        return f"[key]  {args['key']} -> {'ENTER' if args['key'] == 'Enter' else 'PRESS'}"
+        return press_repr(args["key"])
     if call.name == "done":
         return "[page]  done -> DONE" + (f": {args['answer']}" if args.get("answer") else "")
-    op = {"type": operation("TYPE", args.get("text", "")),
-          "select": operation("SELECT", args.get("option", ""))}.get(call.name, operation("CLICK"))
+    if call.name == "scroll" and "index" not in args:
+        return f"[page]  page -> SCROLL: {scroll_value(call)}"
+    op = _operation(call, page)
     backend_id = page.backend_id(args["index"])
-    if backend_id is None:  # a page read from HTML: name the element by its ref
-        shown = op["op"] + (f": {op['value']}" if op["value"] else "")
-        return f"[{page.refs[args['index']].tag}]  [{args['index']}] -> {shown}"
+    if backend_id is None or op is None:  # a page read from HTML: name elements by their refs
+        return _by_ref(call, page)
     return action_repr(page.state, backend_id, op, element_label(page, args["index"]))
 
 
@@ -38,3 +38,41 @@ def element_label(page: DistilledPage, ref: int) -> str:
     the identifying text of its card or form row (``Username`` for the field after it)."""
     entry = index_for(page).entries[ref]
     return entry.text or entry.node.name or entry.context or ""
+
+
+def _operation(call: ToolCall, page: DistilledPage) -> dict[str, str] | None:
+    """The Mind2Web operation of an action on an element (None: a drop target without a
+    backend id)."""
+    args = call.arguments
+    if call.name == "drag":
+        to_id = page.backend_id(args["to_index"]) if "to_index" in args else None
+        if "to_index" in args and to_id is None:
+            return None
+        value = drag_value(to_id, None if "to_index" in args
+                           else (args.get("dx", 0), args.get("dy", 0)))
+        return operation("CLICK", value, "DRAG")
+    if call.name == "scroll":
+        return operation("CLICK", scroll_value(call), "SCROLL")
+    return {"type": operation("TYPE", args.get("text", "")),
+            "select": operation("SELECT", args.get("option", "")),
+            "hover": operation("CLICK", "", "HOVER"),
+            "clear": operation("CLICK", "", "CLEAR")}.get(call.name, operation("CLICK"))
+
+
+def scroll_value(call: ToolCall) -> str:
+    """A scroll's operation value: the direction, ``down:end`` for a scroll to the end."""
+    amount = call.arguments.get("amount", "page")
+    return call.arguments["direction"] + (":end" if amount == "end" else "")
+
+
+def _by_ref(call: ToolCall, page: DistilledPage) -> str:
+    args = call.arguments
+    shown = {"type": "TYPE", "select": "SELECT"}.get(call.name, call.name.upper())
+    value = args.get("text", args.get("option", ""))
+    if call.name == "scroll":
+        value = scroll_value(call)
+    if call.name == "drag":
+        value = (f"onto [{args['to_index']}]" if "to_index" in args
+                 else f"by {args.get('dx', 0)},{args.get('dy', 0)}")
+    shown += f": {value}" if value else ""
+    return f"[{page.refs[args['index']].tag}]  [{args['index']}] -> {shown}"

@@ -44,7 +44,8 @@ HEAD = "Last action's effect: "
 _REF = re.compile(r"^\*?\[\d+\]")
 _DIGITS = re.compile(r"\d+")
 _KEY = "progress_lines"
-_VERB = {"click": "click", "type": "typing", "select": "selection", "press": "key press"}
+_VERB = {"click": "click", "type": "typing", "select": "selection", "press": "key press",
+         "scroll": "scroll", "hover": "hover", "drag": "drag", "clear": "clearing"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +73,8 @@ def effect_line(previous: PreviousStep | None, page: DistilledPage) -> str:
     target = _target_after(action, before, after)
     if target is not None:  # the element acted on first, then the rest of the page
         was, now = _own_line(lines_before, action.arguments["index"]), _own_line(lines_after, target)
-        if action.name == "type":
-            parts.append(_field_state(after, target))
+        if action.name in ("type", "clear"):
+            parts.append(_field_state(after, target, action.name))
         elif was != now:
             label = f"[{target}] {element_label(after, target)}".rstrip()
             parts.append(f"{label} changed: {trim_text(now, LISTED_CHARS)}")
@@ -146,13 +147,13 @@ def _target_after(action: ToolCall, before: DistilledPage, after: DistilledPage)
     return next((ref for ref in after.refs if after.backend_id(ref) == backend_id), None)
 
 
-def _field_state(page: DistilledPage, ref: int) -> str:
+def _field_state(page: DistilledPage, ref: int, tool: str) -> str:
     """``[1] Username now holds "kenda"`` / ``is filled (hidden)`` (a redacted value) / ``is
-    still empty``."""
+    still empty`` after typing / ``is now empty`` after ``clear``."""
     name = f"[{ref}] {element_label(page, ref)}".rstrip()
     value = page.refs[ref].attrs.get("value")
     if value is None:
-        return f"{name} is still empty"
+        return f"{name} is {'now' if tool == 'clear' else 'still'} empty"
     if value == REDACTED:
         return f"{name} is filled (hidden)"
     return f'{name} now holds "{trim_text(value, VALUE_CHARS)}"'

@@ -114,32 +114,86 @@ def _number(value: float) -> str:
 
 
 OPS = ("CLICK", "TYPE", "SELECT")
-ORIGINAL_OPS = ("CLICK", "TYPE", "SELECT", "HOVER", "ENTER")
+# pagescout's own original_op values for actions Mind2Web has no op for. A file we write keeps
+# Mind2Web's shape (op CLICK, so any Mind2Web reader still reads it); the value says the rest:
+# SCROLL "up|down|left|right" (":end" to go all the way), DRAG "to:<backend_node_id>" or
+# "by:<dx>,<dy>", CLEAR "", PRESS the key (pressed in the focused element, the op's target).
+EXTENSION_OPS = ("SCROLL", "DRAG", "CLEAR", "PRESS")
+ORIGINAL_OPS = ("CLICK", "TYPE", "SELECT", "HOVER", "ENTER", *EXTENSION_OPS)
 REPR_TEXT_CHARS = 100  # an element's text in action_reprs is cut here
 _NAMELESS_ROLES = frozenset({"", "generic", "none", "presentation", "StaticText", "paragraph"})
 
 
 def operation(op: str, value: str = "", original_op: str | None = None) -> dict[str, str]:
-    """Mind2Web's ``{op, original_op, value}``; HOVER and ENTER are op CLICK without a value."""
+    """Mind2Web's ``{op, original_op, value}``; HOVER and ENTER are op CLICK without a value,
+    the extension ops op CLICK with their value."""
     original = original_op or op
     if original not in ORIGINAL_OPS:
         raise ValueError(f"original_op {original!r} is not one of {', '.join(ORIGINAL_OPS)}")
-    if original in ("HOVER", "ENTER"):
+    if original in ("HOVER", "ENTER", *EXTENSION_OPS):
         op = "CLICK"
     if op not in OPS:
         raise ValueError(f"op {op!r} is not one of {', '.join(OPS)}")
-    return {"op": op, "original_op": original, "value": "" if op == "CLICK" else value}
+    keep = op != "CLICK" or original in EXTENSION_OPS
+    return {"op": op, "original_op": original, "value": value if keep else ""}
 
 
 def action_repr(state: PageState, backend_id: int, op: dict[str, str], label: str = "") -> str:
-    """``"[role]  text -> OP"`` (+ ``": value"`` for TYPE/SELECT), as Mind2Web writes it;
-    ``label`` names an element that has no name, text or placeholder of its own (Mind2Web
-    leaves the text empty then)."""
+    """``"[role]  text -> OP"`` (+ ``": value"`` for TYPE/SELECT), as Mind2Web writes it; the
+    extension ops show their value (a drag target as the element it names). ``label`` names an
+    element that has no name, text or placeholder of its own (Mind2Web leaves the text empty)."""
+    if op["original_op"] == "PRESS":  # as the agent's history writes a key press
+        return press_repr(op["value"])
+    role, text = repr_label(state, backend_id, label)
+    shown = op["op"]
+    if op["original_op"] in ("HOVER", "ENTER", *EXTENSION_OPS):
+        shown = op["original_op"]
+    value = op["value"] if op["op"] in ("TYPE", "SELECT") or shown in EXTENSION_OPS else ""
+    if shown == "DRAG":
+        value = drag_value_text(state, value)
+    return f"[{role}]  {text} -> {shown}" + (f": {value}" if value else "")
+
+
+def press_repr(key: str) -> str:
+    """The history line of a key press: ``[key]  Enter -> ENTER``, ``[key]  a -> PRESS``."""
+    return f"[key]  {key} -> {'ENTER' if key == 'Enter' else 'PRESS'}"
+
+
+def repr_label(state: PageState, backend_id: int, label: str = "") -> tuple[str, str]:
+    """(role or tag, text cut at REPR_TEXT_CHARS) of an element, as ``action_repr`` names it;
+    ``label`` when the element has no name, text or placeholder of its own."""
     node = state.nodes[state.by_backend_id()[backend_id]]
     role = node.role if node.role and node.role not in _NAMELESS_ROLES else node.tag
     text = (node.name or state.text_content(node.id) or node.attributes.get("placeholder", "")
             or label)
-    text = " ".join(text.split())[:REPR_TEXT_CHARS]
-    shown = op["original_op"] if op["original_op"] in ("HOVER", "ENTER") else op["op"]
-    value = f": {op['value']}" if op["op"] in ("TYPE", "SELECT") else ""
-    return f"[{role}]  {text} -> {shown}{value}"
+    return role, " ".join(text.split())[:REPR_TEXT_CHARS]
+
+
+def drag_value(to_backend_id: int | None = None, offset: tuple[int, int] | None = None) -> str:
+    """A DRAG operation's value: ``to:<backend_node_id>`` or ``by:<dx>,<dy>``."""
+    if (to_backend_id is None) == (offset is None):
+        raise ValueError("a drag goes to an element or by an offset, exactly one of them")
+    return f"to:{to_backend_id}" if offset is None else f"by:{offset[0]},{offset[1]}"
+
+
+def parse_drag_value(value: str) -> tuple[int | None, tuple[int, int] | None]:
+    """``to:<id>`` -> (id, None); ``by:<dx>,<dy>`` -> (None, (dx, dy)). Raises ValueError."""
+    kind, _, rest = value.partition(":")
+    try:
+        if kind == "to":
+            return int(rest), None
+        if kind == "by":
+            dx, dy = rest.split(",")
+            return None, (int(dx), int(dy))
+    except ValueError:
+        pass
+    raise ValueError(f"DRAG value {value!r} is neither 'to:<backend_node_id>' nor 'by:<dx>,<dy>'")
+
+
+def drag_value_text(state: PageState, value: str) -> str:
+    """How a DRAG value reads in a history line: ``onto [role] text`` or ``by dx,dy``."""
+    to_id, offset = parse_drag_value(value)
+    if offset is not None:
+        return f"by {offset[0]},{offset[1]}"
+    role, text = repr_label(state, to_id)
+    return f"onto [{role}] {text}".rstrip()

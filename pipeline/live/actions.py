@@ -1,4 +1,5 @@
-"""Actions on a live page by backend node id: click, type, select, press.
+"""Actions on a live page by backend node id: click, type, select, press, scroll, hover, drag,
+clear.
 
 The executor resolves a ref to the backend node id the capture recorded; this module finds that
 node in the live page through CDP (``DOM.resolveNode``), checks it the way a person would (still
@@ -9,6 +10,8 @@ with trusted input (Playwright's mouse and keyboard). A problem comes back as an
     actions = LiveActions(playwright_page)       # async Playwright page
     outcome = await actions.click(backend_id)    # ActionOutcome(ok, message, error)
     outcome = await actions.press("Enter", backend_id)   # Enter in that field
+    outcome = await actions.scroll("down")       # the page; scroll("down", backend_id): a box
+    outcome = await actions.drag(backend_id, to_backend_id=other)   # or offset=(40, 0)
     backend_id = await actions.backend_id_of("() => document.querySelector('#ok')")
     await actions.close()                        # release the CDP session
 """
@@ -21,7 +24,7 @@ from typing import Any, Literal
 from pipeline.live.browser import detach_cdp
 
 ActionError = Literal["stale", "hidden", "disabled", "covered", "not_editable", "not_a_select",
-                      "no_option", "failed"]
+                      "no_option", "at_edge", "failed"]
 
 # Facts about the element the checks need, computed in its own frame.
 _STATE_JS = """function () {
@@ -68,13 +71,39 @@ _SELECT_JS = """function (wanted) {
   let match = options.find(o => o.text.trim() === wanted || o.value === wanted);
   if (!match) match = options.find(o => norm(o.text) === norm(wanted) || norm(o.value) === norm(wanted));
   if (!match) return {ok: false, options: options.slice(0, 30).map(o => o.text.trim())};
-  this.value = match.value;
-  match.selected = true;
+  if (!this.multiple) this.value = match.value;
+  match.selected = true;  // a multiple select keeps the options chosen before
   this.dispatchEvent(new Event('input', {bubbles: true}));
   this.dispatchEvent(new Event('change', {bubbles: true}));
   return {ok: true, text: match.text.trim()};
 }"""
+# Scroll the element's nearest scrollable box (itself or an ancestor; the page when ``this`` is
+# the document) by most of its visible size; report where it was and where it is now.
+_SCROLL_BY_JS = """function (direction, toEnd) {
+  const doc = this.ownerDocument || this;
+  const page = doc.scrollingElement || doc.documentElement;
+  const vertical = direction === 'up' || direction === 'down';
+  const canScroll = (e) => {
+    if (e === page) return true;
+    const overflow = getComputedStyle(e)[vertical ? 'overflowY' : 'overflowX'];
+    const room = vertical ? e.scrollHeight - e.clientHeight : e.scrollWidth - e.clientWidth;
+    return room > 1 && /(auto|scroll|overlay)/.test(overflow);
+  };
+  let box = this.nodeType === 9 ? page : this;
+  while (box !== page && !canScroll(box)) box = box.parentElement || page;
+  const size = vertical ? box.clientHeight || innerHeight : box.clientWidth || innerWidth;
+  const whole = vertical ? box.scrollHeight : box.scrollWidth;
+  const step = (toEnd ? whole : Math.max(40, Math.round(size * 0.8))) *
+    (direction === 'up' || direction === 'left' ? -1 : 1);
+  const before = vertical ? box.scrollTop : box.scrollLeft;
+  box.scrollBy({top: vertical ? step : 0, left: vertical ? 0 : step, behavior: 'instant'});
+  const after = vertical ? box.scrollTop : box.scrollLeft;
+  const end = vertical ? box.scrollHeight - box.clientHeight : box.scrollWidth - box.clientWidth;
+  return {page: box === page, before: Math.round(before), after: Math.round(after),
+          end: Math.max(0, Math.round(end))};
+}"""
 DETACH_TIMEOUT_S = 1.0
+DRAG_STEPS = 8  # mouse moves between press and release (drag libraries want several)
 _VALUE_SET_TYPES = frozenset({"date", "time", "datetime-local", "month", "week", "color", "range"})
 
 
@@ -118,10 +147,10 @@ class LiveActions:
         state = await self._call(object_id, _STATE_JS)
         return (object_id, state) if state and state["connected"] else (None, None)
 
-    async def _ready(self, backend_id: int, what: str) -> tuple[str, dict[str, Any], None] | tuple[
-        None, None, ActionOutcome
-    ]:
-        """(objectId, state, None) for an element one can act on, else (None, None, problem)."""
+    async def _ready(self, backend_id: int, what: str, enabled: bool = True
+                     ) -> tuple[str, dict[str, Any], None] | tuple[None, None, ActionOutcome]:
+        """(objectId, state, None) for an element one can act on, else (None, None, problem);
+        ``enabled=False`` accepts a disabled element (a disabled text area still scrolls)."""
         object_id, state = await self._resolve(backend_id)
         if object_id is None:
             return None, None, ActionOutcome(False, f"{what} is no longer on the page (the page "
@@ -129,7 +158,7 @@ class LiveActions:
         if not state["visible"]:
             return None, None, ActionOutcome(False, f"{what} is not visible now; it may sit in "
                                              "a closed menu or tab — open that first", "hidden")
-        if state["disabled"]:
+        if state["disabled"] and enabled:
             return None, None, ActionOutcome(False, f"{what} is disabled; something else must "
                                              "be done first (fill the required fields?)",
                                              "disabled")
@@ -137,11 +166,7 @@ class LiveActions:
 
     async def _centre(self, backend_id: int, object_id: str) -> tuple[float, float] | None:
         await self._call(object_id, _SCROLL_JS)
-        quads = (await self._send("DOM.getContentQuads", {"backendNodeId": backend_id}))["quads"]
-        if not quads:
-            return None
-        quad = quads[0]
-        return sum(quad[0::2]) / 4, sum(quad[1::2]) / 4
+        return await self._box_centre(backend_id)
 
     async def _covering(self, object_id: str, x: float, y: float) -> str | None:
         """Description of what lies on top at viewport point (x, y) when it is not the element
@@ -160,16 +185,9 @@ class LiveActions:
         return await self._guard(self._click(backend_id, what))
 
     async def _click(self, backend_id: int, what: str) -> ActionOutcome:
-        object_id, _, problem = await self._ready(backend_id, what)
-        if problem:
-            return problem
-        centre = await self._centre(backend_id, object_id)
-        if centre is None:
-            return ActionOutcome(False, f"{what} has no box to click", "hidden")
-        cover = await self._covering(object_id, *centre)
-        if cover is not None:
-            return ActionOutcome(False, f"{what} is covered by {cover}; close or answer that "
-                                 "first", "covered")
+        centre = await self._pointable(backend_id, what)
+        if isinstance(centre, ActionOutcome):
+            return centre
         await self.page.mouse.click(*centre)
         return ActionOutcome(True, f"clicked {what}")
 
@@ -222,6 +240,114 @@ class LiveActions:
             return ActionOutcome(True, f"pressed {key}" + (f" in {what}" if backend_id else ""))
 
         return await self._guard(press())
+
+    async def scroll(self, direction: str, backend_id: int | None = None,
+                     what: str = "the element", to_end: bool = False) -> ActionOutcome:
+        """Scroll the page, or the scrollable box holding ``backend_id``, by most of its height
+        (width for left/right) or ``to_end``; refused at the edge, where nothing would move."""
+        async def scroll() -> ActionOutcome:
+            if backend_id is None:
+                found = await self._send("Runtime.evaluate", {"expression": "document"})
+                object_id, where = found["result"]["objectId"], "the page"
+            else:
+                object_id, _, problem = await self._ready(backend_id, what, enabled=False)
+                if problem:
+                    return problem
+                where = what
+            try:
+                moved = await self._call(object_id, _SCROLL_BY_JS, direction, to_end)
+            finally:
+                if backend_id is None:
+                    await self._send("Runtime.releaseObject", {"objectId": object_id})
+            if backend_id is not None and moved["page"]:
+                where = f"the page (no box around {what} scrolls)"
+            if moved["before"] == moved["after"]:
+                return ActionOutcome(False, f"{where} cannot scroll further {direction}; it is "
+                                     "at its edge", "at_edge")
+            return ActionOutcome(True, f"scrolled {where} {direction}: now at {moved['after']} "
+                                 f"of {moved['end']} px")
+
+        return await self._guard(scroll())
+
+    async def hover(self, backend_id: int, what: str = "the element") -> ActionOutcome:
+        """Move the mouse to the element's centre (refused like click when it is not there)."""
+        async def hover() -> ActionOutcome:
+            point = await self._pointable(backend_id, what)
+            if isinstance(point, ActionOutcome):
+                return point
+            await self.page.mouse.move(*point)
+            return ActionOutcome(True, f"hovered over {what}")
+
+        return await self._guard(hover())
+
+    async def drag(self, backend_id: int, what: str = "the element", *,
+                   to_backend_id: int | None = None, to_what: str = "the target",
+                   offset: tuple[float, float] | None = None) -> ActionOutcome:
+        """Press the mouse on the element, move to the centre of ``to_backend_id`` (or by
+        ``offset`` pixels) in DRAG_STEPS moves, and release."""
+        if (to_backend_id is None) == (offset is None):
+            raise ValueError("drag needs exactly one of to_backend_id and offset")
+
+        async def drag() -> ActionOutcome:
+            start = await self._pointable(backend_id, what)
+            if isinstance(start, ActionOutcome):
+                return start
+            if offset is not None:
+                end, where = (start[0] + offset[0], start[1] + offset[1]), f"by {offset}"
+            else:
+                _, _, problem = await self._ready(to_backend_id, to_what)
+                if problem:
+                    return problem
+                end = await self._box_centre(to_backend_id)
+                if end is None:
+                    return ActionOutcome(False, f"{to_what} has no box to drop on", "hidden")
+                where = f"onto {to_what}"
+            await self.page.mouse.move(*start)
+            await self.page.mouse.down()
+            await self.page.mouse.move(*end, steps=DRAG_STEPS)
+            await self.page.mouse.up()
+            return ActionOutcome(True, f"dragged {what} {where}")
+
+        return await self._guard(drag())
+
+    async def clear(self, backend_id: int, what: str = "the element") -> ActionOutcome:
+        """Empty a text field with the keyboard (select all, delete)."""
+        async def clear() -> ActionOutcome:
+            object_id, state, problem = await self._ready(backend_id, what)
+            if problem:
+                return problem
+            if state["type"] in _VALUE_SET_TYPES and state["tag"] == "input":
+                await self._call(object_id, _SET_VALUE_JS, "")
+                return ActionOutcome(True, f"cleared {what}")
+            if not state["editable"] or state["readonly"]:
+                return ActionOutcome(False, f"{what} is not a text field one can clear",
+                                     "not_editable")
+            await self._call(object_id, "function () { this.focus(); }")
+            await self.page.keyboard.press("ControlOrMeta+A")
+            await self.page.keyboard.press("Delete")
+            return ActionOutcome(True, f"cleared {what}")
+
+        return await self._guard(clear())
+
+    async def _pointable(self, backend_id: int, what: str) -> tuple[float, float] | ActionOutcome:
+        """The centre of an element the mouse can reach there, or why it cannot (as click)."""
+        object_id, _, problem = await self._ready(backend_id, what)
+        if problem:
+            return problem
+        centre = await self._centre(backend_id, object_id)
+        if centre is None:
+            return ActionOutcome(False, f"{what} has no box to point at", "hidden")
+        cover = await self._covering(object_id, *centre)
+        if cover is not None:
+            return ActionOutcome(False, f"{what} is covered by {cover}; close or answer that "
+                                 "first", "covered")
+        return centre
+
+    async def _box_centre(self, backend_id: int) -> tuple[float, float] | None:
+        quads = (await self._send("DOM.getContentQuads", {"backendNodeId": backend_id}))["quads"]
+        if not quads:
+            return None
+        return sum(quads[0][0::2]) / 4, sum(quads[0][1::2]) / 4
 
     async def backend_id_of(self, expression: str) -> int | None:
         """Backend node id of the element the JS function expression returns (None: it returned

@@ -11,6 +11,12 @@ button link":
 
 Adding is idempotent: a tokenizer saved by a training run already holds the tokens, and only
 rows of tokens added now are initialised.
+
+A checkpoint trained before a tool joined the registry (issue 15 added ``<bu_scroll>``,
+``<bu_hover>``, ``<bu_drag>``, ``<bu_clear>``) is loaded with its own tokenizer as saved:
+``fit_to_tokenizer`` sizes the model to it and returns the tokens it lacks. Such a model never
+learnt those tools; their names reach it as ordinary text, and the parser reads whatever it
+writes.
 """
 
 from __future__ import annotations
@@ -48,6 +54,21 @@ def functional_token_ids(tokenizer: Any) -> list[int]:
                                  f"{encoded}; add it with add_functional_tokens first")
         ids.append(encoded[0])
     return ids
+
+
+def missing_tokens(tokenizer: Any) -> list[str]:
+    """The registry's functional tokens this tokenizer does not hold (in registry order)."""
+    vocab = tokenizer.get_vocab()
+    return [t for t in functional_tokens() if t not in vocab]
+
+
+def fit_to_tokenizer(model: Any, tokenizer: Any) -> list[str]:
+    """Size the (tied) embeddings to a saved tokenizer without adding tokens to it, as a saved
+    adapter expects; returns the functional tokens the tokenizer lacks (an older checkpoint)."""
+    if model.get_input_embeddings().weight.shape[0] != len(tokenizer):
+        model.resize_token_embeddings(len(tokenizer), mean_resizing=False)
+    check_tied(model)
+    return missing_tokens(tokenizer)
 
 
 def init_rows(model: Any, tokenizer: Any, rows: dict[str, int]) -> None:

@@ -6,7 +6,9 @@
 An adapter folder holds the peft adapter (LoRA weights and the trained functional-token rows),
 the tokenizer with the functional tokens and the chat template, and ``pagescout_training.json``
 naming the base model spec. ``load_trained`` loads the base through ``pipeline.model.hf``,
-resizes it to the saved tokenizer and applies the adapter; a merged folder loads directly.
+resizes it to the saved tokenizer and applies the adapter; a merged folder loads directly. A
+checkpoint saved before newer tools joined the registry loads as saved: its tokenizer keeps the
+tokens it was trained with (``pipeline.model.functional_tokens.fit_to_tokenizer``).
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import PagescoutError
-from pipeline.model.functional_tokens import add_functional_tokens, functional_token_ids
+from pipeline.model.functional_tokens import fit_to_tokenizer, missing_tokens
 from pipeline.model.token_rows import use_row_forward
+from pipeline.tools import END_TOKEN
 
 RUN_FILE = "pagescout_training.json"
 
@@ -37,8 +40,6 @@ def trained_folder(spec: str | Path) -> Path | None:
     if (folder / "adapter_config.json").is_file():
         return folder
     if (folder / "config.json").is_file() and (folder / "tokenizer_config.json").is_file():
-        from pipeline.tools import END_TOKEN
-
         tokenizer_files = folder.glob("*.json")
         if any(END_TOKEN in f.read_text(encoding="utf-8", errors="replace")
                for f in tokenizer_files if f.name.startswith(("tokenizer", "added_tokens"))):
@@ -57,11 +58,13 @@ def load_trained(path: str | Path, dtype: str = "float32") -> tuple[Any, Any]:
     folder = Path(path)
     if not (folder / "adapter_config.json").is_file():
         model, tokenizer = load_causal_lm(folder, dtype=dtype)
-        functional_token_ids(tokenizer)  # a merged model must already know its tokens
+        if END_TOKEN in missing_tokens(tokenizer):  # a merged model must know its tokens
+            raise PagescoutError(f"{folder}: the tokenizer holds no functional tokens; pass a "
+                                 "folder written by python -m training (or merged from one)")
         return model, tokenizer
     tokenizer = AutoTokenizer.from_pretrained(str(folder))
     model, _ = load_causal_lm(_base_of(folder), dtype=dtype)
-    add_functional_tokens(model, tokenizer, init=False)
+    fit_to_tokenizer(model, tokenizer)  # the adapter's rows match its saved tokenizer
     model = PeftModel.from_pretrained(model, str(folder))
     use_row_forward(model)
     model.eval()

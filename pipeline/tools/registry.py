@@ -115,6 +115,25 @@ TOOLS: tuple[ToolSpec, ...] = (
         "Press a key, e.g. Enter to submit a form or Escape to close a dialog.",
         "press keyboard key enter", schemas.PressArgs, {"key": "Enter"}),
     ToolSpec(
+        "scroll", "action", "<bu_scroll>",
+        "Scroll the page, or the scrollable element with this index, up, down, left or right "
+        "to reveal what lies beyond its edge.",
+        "scroll page up down", schemas.ScrollArgs, {"direction": "down"}),
+    ToolSpec(
+        "hover", "action", "<bu_hover>",
+        "Move the mouse over the element with this index, e.g. to open a menu that shows on "
+        "hover.",
+        "hover mouse over menu", schemas.HoverArgs, {"index": 3}),
+    ToolSpec(
+        "drag", "action", "<bu_drag>",
+        "Drag the element with this index and drop it on another element, or move it by an "
+        "offset in pixels.",
+        "drag drop move element", schemas.DragArgs, {"index": 3, "to_index": 5}),
+    ToolSpec(
+        "clear", "action", "<bu_clear>",
+        "Empty the text field with this index.",
+        "clear empty erase text field", schemas.ClearArgs, {"index": 3}),
+    ToolSpec(
         "done", "action", "<bu_done>",
         "Finish the task. Give the answer when the task asks for information.",
         "done finish task answer", schemas.DoneArgs, {"answer": "42"}),

@@ -137,6 +137,60 @@ class PressArgs(ToolArgs):
         return normalize_key(key)
 
 
+class ScrollArgs(ToolArgs):
+    """Scroll the page, or one scrollable element, in a direction."""
+
+    direction: Literal["up", "down", "left", "right"] = Field(
+        description='Which way to scroll: "up", "down", "left" or "right".')
+    index: int | None = Field(
+        default=None, ge=1,
+        description="Element index of a scrollable box (a list, a text area); leave it out to "
+        "scroll the whole page.")
+    amount: Literal["page", "end"] = Field(
+        default="page",
+        description='"page": about one screen of the box; "end": all the way to its edge.')
+
+    @field_validator("direction", "amount", mode="before")
+    @classmethod
+    def _lower(cls, word: object) -> object:
+        return word.strip().lower() if isinstance(word, str) else word
+
+
+class HoverArgs(ToolArgs):
+    """Move the mouse over an element (opens hover menus and tooltips)."""
+
+    index: int = Field(ge=1, description=INDEX_DESCRIPTION)
+
+
+class DragArgs(ToolArgs):
+    """Drag an element onto another element, or by an offset in pixels."""
+
+    index: int = Field(ge=1, description="Index of the element to drag.")
+    to_index: int | None = Field(
+        default=None, ge=1, description="Index of the element to drop it on.")
+    dx: int | None = Field(
+        default=None, description="Pixels to move right (negative: left), instead of to_index.")
+    dy: int | None = Field(
+        default=None, description="Pixels to move down (negative: up), instead of to_index.")
+
+    @model_validator(mode="after")
+    def _one_destination(self) -> DragArgs:
+        offset = self.dx is not None or self.dy is not None
+        if (self.to_index is None) == (not offset):
+            raise ValueError('give either to_index or an offset dx/dy, e.g. {"index": 3, '
+                             '"to_index": 5} or {"index": 3, "dx": 40, "dy": 0}')
+        if self.to_index == self.index:
+            raise ValueError("to_index must differ from index (the element cannot be dropped "
+                             "on itself)")
+        return self
+
+
+class ClearArgs(ToolArgs):
+    """Empty a text field."""
+
+    index: int = Field(ge=1, description=INDEX_DESCRIPTION)
+
+
 class DoneArgs(ToolArgs):
     """Finish the task."""
 

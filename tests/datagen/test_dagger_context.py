@@ -30,7 +30,8 @@ def dagger_task() -> TaskRecord:
     second = deepcopy(first)
     second.nodes[password.id].value = EMAIL
     typed = operation("TYPE", EMAIL)
-    student = {"name": "type", "arguments": {"text": EMAIL}, "backend_id": password.backend_id}
+    student = {"name": "type", "arguments": {"text": EMAIL},
+               "elements": {"index": password.backend_id}}
     actions = [
         {**action_record("d-a0", first, email.backend_id, typed, []),
          "dagger": {"by": "student", "student": "", "agreed": False, "executed": student}},
@@ -47,7 +48,8 @@ def dagger_task() -> TaskRecord:
 def test_the_next_step_is_shown_what_the_student_did():
     task = dagger_task()
     steps = [make_step(task, i, []) for i in range(2)]
-    assert steps[0].executed == Executed("type", {"text": EMAIL}, steps[0].executed.backend_id)
+    assert steps[0].executed == Executed("type", {"text": EMAIL},
+                                         {"index": steps[0].executed.elements["index"]})
     assert steps[1].executed is None
     context = TaskContext()
     pages = []
@@ -60,7 +62,7 @@ def test_the_next_step_is_shown_what_the_student_did():
     first_page = pages[0][2]
     password_ref = previous.action.arguments["index"]
     assert previous.action.name == "type" and previous.action.arguments["text"] == EMAIL
-    assert first_page.backend_id(password_ref) == steps[0].executed.backend_id
+    assert first_page.backend_id(password_ref) == steps[0].executed.elements["index"]
     assert shown.history == [history_line(previous.action, first_page)]
     assert "Password" in shown.history[0] and "Email" not in shown.history[0]
 
@@ -73,7 +75,8 @@ def test_a_step_round_trips_its_executed_call():
 @pytest.mark.parametrize("bad", [
     {"executed": {"arguments": {}}},
     {"executed": {"name": "type", "arguments": "x"}},
-    {"executed": {"name": "type", "backend_id": "7"}},
+    {"executed": {"name": "type", "elements": {"index": "7"}}},
+    {"executed": {"name": "type", "elements": [7]}},
 ])
 def test_a_malformed_executed_call_is_named(bad):
     with pytest.raises(Problem, match="dagger.executed"):

@@ -45,7 +45,7 @@ CASES = {
     "task_missing_field": lambda t: t.pop("actions"),
     "task_inconsistent": lambda t: t["action_reprs"].pop(),
     "action_missing_field": _first_action(lambda a: a.pop("operation")),
-    "bad_operation": _first_action(lambda a: a["operation"].update(op="DRAG")),
+    "bad_operation": _first_action(lambda a: a["operation"].update(op="TELEPORT")),
     "bad_html": _first_action(lambda a: a.update(raw_html="", cleaned_html="   ")),
     "no_positive": _first_action(lambda a: a.update(pos_candidates=[])),
     "positive_not_in_page": _first_action(

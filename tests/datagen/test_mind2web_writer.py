@@ -59,8 +59,10 @@ def test_operation_follows_mind2web():
     assert operation("TYPE", "kenda") == {"op": "TYPE", "original_op": "TYPE", "value": "kenda"}
     assert operation("CLICK", "ignored") == {"op": "CLICK", "original_op": "CLICK", "value": ""}
     assert operation("TYPE", "x", "ENTER") == {"op": "CLICK", "original_op": "ENTER", "value": ""}
-    with pytest.raises(ValueError, match="original_op 'DRAG'"):
-        operation("CLICK", original_op="DRAG")
+    assert operation("CLICK", "down", "SCROLL") == {"op": "CLICK", "original_op": "SCROLL",
+                                                    "value": "down"}  # pagescout's own op
+    with pytest.raises(ValueError, match="original_op 'SWIPE'"):
+        operation("CLICK", original_op="SWIPE")
 
 
 def test_action_reprs_name_role_and_text():

@@ -13,7 +13,7 @@ from datagen.verify.execution_stage import check_execution
 from datagen.verify.format_stage import check_format
 from pipeline.agent.execute import execute_offline
 from pipeline.agent.openai_client import ClientConfig
-from pipeline.tools import make_call
+from pipeline.tools import TOOLS, make_call
 
 QUERY = {"text": "sign in", "role": "button"}
 
@@ -54,7 +54,7 @@ def test_a_model_that_queries_then_clicks_gives_a_complete_trajectory():
         t["total_tokens"] for t in turns) > 0
     assert trajectory.meta["latency"] > 0
     second = server.requests[1]
-    assert len(second["tools"]) == 9 and second["seed"] == server.requests[0]["seed"]
+    assert len(second["tools"]) == len(TOOLS) and second["seed"] == server.requests[0]["seed"]
     assert second["messages"][3]["tool_call_id"] == second["messages"][2]["tool_calls"][0]["id"]
 
 

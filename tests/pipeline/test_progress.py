@@ -140,3 +140,25 @@ def test_a_clicked_box_reports_its_own_new_state():
     assert effect_line(PreviousStep(before, click), after) == (
         f"Last action's effect: [{ref}] Password, Username changed: <input type=checkbox "
         "id=remember checked=true />; nothing else changed.")
+
+
+def test_every_action_tool_has_an_effect_line():
+    """scroll, hover, drag and clear: a line when they change nothing, and clear reports the
+    field it emptied."""
+    from pipeline.tools import tool_names
+
+    before, same = distill(live_page(user="kenda")), distill(live_page(user="kenda", clock=50))
+    user, button = ref_of(before, "username"), ref_of(before, "subbtn")
+    calls = {"click": make_call("click", index=button), "hover": make_call("hover", index=button),
+             "scroll": make_call("scroll", direction="down"),
+             "drag": make_call("drag", index=button, dx=5, dy=0),
+             "clear": make_call("clear", index=user),
+             "type": make_call("type", index=user, text="kenda"),
+             "select": make_call("select", index=user, option="x"),
+             "press": make_call("press", key="Enter")}
+    assert set(tool_names("action")) - {"done"} <= set(calls)
+    for name, call in calls.items():
+        assert "changed nothing on the page" in effect_line(PreviousStep(before, call), same), name
+    cleared = distill(live_page())
+    line = effect_line(PreviousStep(before, calls["clear"]), cleared)
+    assert f"[{ref_of(cleared, 'username')}] Username is now empty" in line

@@ -6,11 +6,39 @@ every covered task name to its policy.
 
 from __future__ import annotations
 
-from datagen.miniwob.policies import click, email, enter, widgets
+from datagen.miniwob.policies import (
+    answers,
+    calendar,
+    click,
+    dates,
+    dragging,
+    editor,
+    email,
+    enter,
+    figures,
+    forms,
+    games,
+    listings,
+    mail,
+    menus,
+    posts,
+    reading,
+    sliders,
+    sorting,
+    travel,
+    variants,
+    wheel,
+    widgets,
+)
 from datagen.miniwob.policies.base import Act, Policy, PolicyError
 
 POLICIES: dict[str, Policy] = {
     **click.POLICIES, **enter.POLICIES, **widgets.POLICIES, **email.POLICIES,
+    **menus.POLICIES, **forms.POLICIES, **dates.POLICIES, **listings.POLICIES,
+    **posts.POLICIES, **reading.POLICIES, **mail.POLICIES, **games.POLICIES,
+    **answers.POLICIES, **sliders.POLICIES, **sorting.POLICIES, **dragging.POLICIES,
+    **travel.POLICIES, **variants.POLICIES, **figures.POLICIES, **wheel.POLICIES,
+    **editor.POLICIES, **calendar.POLICIES,
 }
 
 

@@ -30,9 +30,12 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from pipeline.live.miniwob import Episode
+from pipeline.tools.keys import normalize_key
 
 Op = Literal["CLICK", "TYPE", "SELECT"]
-OriginalOp = Literal["CLICK", "TYPE", "SELECT", "ENTER"]
+OriginalOp = Literal["CLICK", "TYPE", "SELECT", "ENTER", "HOVER", "SCROLL", "DRAG", "CLEAR",
+                     "PRESS"]
+Direction = Literal["up", "down", "left", "right"]
 Policy = Callable[[Any, Episode], AsyncIterator["Act"]]
 
 _QUOTED = re.compile(r'"([^"]*)"')
@@ -41,13 +44,17 @@ _NORM_JS = "const norm = (s) => (s || '').replace(/\\s+/g, ' ').trim();"
 
 @dataclass(frozen=True, slots=True)
 class Act:
-    """One action: ``target`` is a JS function expression ``() => Element | null``."""
+    """One action: ``target`` is a JS function expression ``() => Element | null``; ``drop``
+    the same for a drag's drop target. HOVER, SCROLL, DRAG and CLEAR are op CLICK in the
+    Mind2Web record with ``value`` the direction or ``by:dx,dy`` (a drop target's value is
+    written by the recorder, which knows its backend id)."""
 
     target: str
     op: Op = "CLICK"
     value: str = ""
     original_op: OriginalOp = "CLICK"  # ENTER: press Enter in the target (Mind2Web: op CLICK)
     checked: bool | None = None  # a click on a checkbox or radio: the state it is meant to leave
+    drop: str = ""
 
 
 def click(target: str) -> Act:
@@ -70,6 +77,35 @@ def select(target: str, option: str) -> Act:
 def enter(target: str) -> Act:
     """Press Enter in ``target`` (a text field): Mind2Web's ``original_op`` ENTER, op CLICK."""
     return Act(target, "CLICK", "", "ENTER")
+
+
+def hover(target: str) -> Act:
+    return Act(target, "CLICK", "", "HOVER")
+
+
+def scroll(target: str, direction: Direction, to_end: bool = False) -> Act:
+    """Scroll the scrollable box ``target`` (or the box around it) in ``direction``, by about
+    its height or ``to_end``."""
+    return Act(target, "CLICK", direction + (":end" if to_end else ""), "SCROLL")
+
+
+def press(target: str, key: str) -> Act:
+    """Press ``key`` where the focus is; ``target`` is the focused element (the step's
+    element in the record)."""
+    return Act(target, "CLICK", normalize_key(key), "PRESS")
+
+
+def drag(target: str, onto: str | None = None, by: tuple[int, int] | None = None) -> Act:
+    """Drag ``target`` onto the element ``onto`` (a JS target), or ``by`` (dx, dy) pixels."""
+    if (onto is None) == (by is None):
+        raise ValueError("drag needs exactly one of onto and by")
+    if by is not None:
+        return Act(target, "CLICK", f"by:{by[0]},{by[1]}", "DRAG")
+    return Act(target, "CLICK", "", "DRAG", onto)
+
+
+def clear(target: str) -> Act:
+    return Act(target, "CLICK", "", "CLEAR")
 
 
 def css(selector: str, text: str | None = None, nth: int = 0) -> str:

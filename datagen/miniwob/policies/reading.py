@@ -1,0 +1,85 @@
+"""Oracle policies for tasks that read something on the page before they act: a table to copy
+values from, an agreement to scroll to its end, a terminal's directory listing."""
+
+from __future__ import annotations
+
+import re
+
+from datagen.miniwob.policies.base import (
+    PolicyError,
+    click,
+    css,
+    press,
+    quoted,
+    scroll,
+    type_,
+)
+
+MAX_SCROLLS = 30  # a text area that needs more is not the task's
+
+
+async def read_table_2(page, episode):
+    """Type each labelled field's value from the table row with the same key."""
+    table = dict(await page.eval_on_selector_all(
+        "#tab tr", "(rows) => rows.map((r) => Array.from(r.cells, (c) => c.textContent.trim()))"))
+    keys = await page.eval_on_selector_all("#form label", "(ls) => ls.map((l) => l.dataset.key)")
+    for number, key in enumerate(keys, start=1):
+        if key not in table:
+            raise PolicyError(f"{episode.task}: the table has no row {key!r}")
+        yield type_(css(f"#tt{number}"), table[key])
+    yield click(css("#subbtn"))
+
+
+async def sign_agreement(page, episode):
+    """Cancel at once, or scroll the agreement to its end, sign it and press the named button."""
+    if episode.utterance == "Click the cancel button.":
+        yield click(css("#cancel"))
+        return
+    name, button = quoted(episode.utterance)
+    for _ in range(MAX_SCROLLS):
+        if await page.evaluate("() => { const t = document.querySelector('#text-area');"
+                               " return t.scrollHeight - t.scrollTop - t.clientHeight < 2; }"):
+            break
+        yield scroll(css("#text-area"), "down", to_end=True)
+    else:
+        raise PolicyError(f"{episode.task}: the agreement did not reach its end")
+    yield type_(css("#name"), name)
+    yield click(css(f"#{button.lower()}"))
+
+
+async def terminal(page, episode):
+    """Focus the terminal, list the files, then remove the one the task describes (by
+    extension, or the one with none), typing key by key as into any terminal."""
+    wanted = re.search(r"extension \.(\S+)$", episode.utterance)
+    yield click(css("#terminal"))
+    before = await _terminal_lines(page)
+    async for act in _type_keys("ls"):
+        yield act
+    files = [f for line in (await _terminal_lines(page))[len(before):] for f in line.split()]
+    if wanted:
+        target = next((f for f in files if f.endswith("." + wanted.group(1))), None)
+    else:
+        target = next((f for f in files if "." not in f), None)
+    if target is None:
+        raise PolicyError(f"{episode.task}: no listed file fits {episode.utterance!r} ({files})")
+    async for act in _type_keys(f"rm {target}"):
+        yield act
+
+
+async def _type_keys(command: str):
+    """A command typed key by key into the focused terminal, then Enter."""
+    for key in command:
+        yield press(css("#terminal"), key)
+    yield press(css("#terminal"), "Enter")
+
+
+async def _terminal_lines(page) -> list[str]:
+    return await page.eval_on_selector_all(
+        "#terminal-contents .terminal-output .output", "(os) => os.map((o) => o.textContent)")
+
+
+POLICIES = {
+    "read-table-2": read_table_2,
+    "sign-agreement": sign_agreement,
+    "terminal": terminal,
+}
