@@ -2,11 +2,12 @@
 other ways, its fields (``{x}``) carried over unchanged.
 
     reword('Click on the "Ok" button.')  # ['Click the "Ok" button.', 'Press the "Ok" button.', ...]
+    reword("Drag Gerda to the 3rd position.")  # ['Move Gerda to the 3rd position.'] (PHRASES)
 
-A shape is matched against the whole utterance; the first shape that matches is used, so the
-specific shapes come before the general ones (``Select {x} from the list ...`` before
-``Select {x} and click Submit.``). The words of the shapes and their rewordings are the
-instruction vocabulary (``VOCABULARY``): every other word of a task text is a value
+A shape is matched against the whole utterance, a phrase (``PHRASES``) anywhere outside quotes.
+The first shape that matches is used, so the specific shapes come before the general ones
+(``Select {x} from the list ...`` before ``Select {x} and click Submit.``). The words of the
+shapes, the phrases and their rewordings are the instruction vocabulary (``VOCABULARY``): every other word of a task text is a value
 (``datagen.paraphrase.values``).
 """
 
@@ -102,7 +103,27 @@ SHAPES: dict[str, tuple[str, ...]] = {
         "Type the answer to the math problem into the textbox, then press submit."),
 }
 
+# phrases of any utterance (outside quotes), each said another way: a candidate per swap, for
+# the shapes above and for utterances no shape fits
+PHRASES: dict[str, tuple[str, ...]] = {
+    "Click on the ": ("Click the ",),
+    " click on the ": (" click the ",),
+    "Click the ": ("Press the ",),
+    " and hit submit": (", then press submit", " and press submit"),
+    " hit submit": (" then press submit",),
+    " and hit Submit": (", then press Submit", " and click Submit"),
+    " and press Submit": (", then press Submit", " and click Submit"),
+    " and click Submit": (", then click Submit", " and press Submit"),
+    "Drag ": ("Move ",),
+    "Expand ": ("Open ",),
+    "Use the ": ("Employ the ",),
+    " to the bottom ": (" down to the bottom ",),
+    " to the top ": (" up to the top ",),
+    "Select ": ("Choose ", "Pick "),
+}
+
 _FIELD = re.compile(r"\{(\w+)\}")
+_QUOTED = re.compile(r'"[^"]*"')
 # words a rewording may add or drop besides those of the shapes (articles and connectives)
 _FUNCTION_WORDS = "a an the and then it its to of in on into with for by from or as all when"
 
@@ -119,17 +140,25 @@ def _compiled() -> tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]:
 
 
 def reword(text: str) -> list[str]:
-    """The rewordings of ``text``'s shape with its fields filled in; [] when no shape fits."""
+    """The rewordings of ``text``'s shape with its fields filled in, then ``text`` with each
+    phrase of ``PHRASES`` it holds (outside quotes) swapped for each of its alternatives."""
+    out = []
     for pattern, rewordings in _compiled():
         match = pattern.match(text.strip())
         if match:
-            return [r.format(**match.groupdict()) for r in rewordings]
-    return []
+            out += [r.format(**match.groupdict()) for r in rewordings]
+            break
+    unquoted = _QUOTED.sub(lambda m: "\0" * len(m.group()), text)
+    for phrase, alternatives in PHRASES.items():
+        at = unquoted.find(phrase)
+        if at >= 0:
+            out += [text[:at] + alt + text[at + len(phrase):] for alt in alternatives]
+    return out
 
 
 def _vocabulary() -> frozenset[str]:
     words = set(_FUNCTION_WORDS.split())
-    for shape, rewordings in SHAPES.items():
+    for shape, rewordings in [*SHAPES.items(), *PHRASES.items()]:
         for text in (shape, *rewordings):
             literal = _FIELD.sub(" ", re.sub(r'"\{\w+\}"', " ", text))
             words.update(w.lower() for w in re.findall(r"[A-Za-z]+", literal))

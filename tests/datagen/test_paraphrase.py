@@ -206,3 +206,16 @@ def test_build_is_the_same_for_the_same_seed_and_off_at_zero(tmp_path):
         for p in shards]
     off = _build(tmp_path / "c", "paraphrases.per_step=0")
     assert off["paraphrases"] == {"written": 0, "dropped": 0, "acceptance": None}
+
+
+def test_utterances_no_shape_fits_are_reworded_by_phrase_keeping_values():
+    # utterances of tasks the recorder gained with issue 15 (drag-items, click-pie, use-slider)
+    for text in ("Drag Theodosia to the 3rd position.",
+                 'Expand the pie menu below and click on the item labeled "e".',
+                 "Select -99 with the slider and hit Submit."):
+        result = paraphrase(text, 2, random.Random(1))
+        assert result.variants and result.dropped == []
+        assert all(v != text and missing_values(text, v, VOCABULARY) == []
+                   for v in result.variants)
+    assert "Move Theodosia to the 3rd position." in paraphrase(
+        "Drag Theodosia to the 3rd position.", 3, random.Random(0)).variants
