@@ -10,8 +10,11 @@ Tasks are read in a stable order (``datagen.mind2web.read_tasks``, bounded memor
 ``num_proc`` worker processes one task at a time; results come back in task order, so the output
 is the same for any ``num_proc``. Each record's key is ``<step_id>|<mode>``: a killed run restarts,
 skips every key already on disk (``DatasetWriter``) and appends the rest, with nothing lost or
-duplicated. Bad input (malformed JSON, a task or action without a required field, HTML that does
-not parse, no positive) goes to ``rejects.jsonl`` with its reason and the run goes on; so do the
+duplicated. Accepted steps of a training split get ``paraphrases.per_step`` more records with
+the instruction reworded (``datagen.paraphrase``), written before the step's own record; the
+variants the value check drops go to ``rejects.jsonl`` and are counted in the manifest. Bad
+input (malformed JSON, a task or action without a required field, HTML that does not parse, no
+positive) goes to ``rejects.jsonl`` with its reason and the run goes on; so do the
 trajectories the verifier rejects, with their verdicts. At the end ``manifest.json`` and
 ``verify_report.{json,md}`` describe everything on disk.
 """
@@ -37,7 +40,9 @@ from datagen.context import TaskContext
 from datagen.dataset import DatasetWriter, dataset_record
 from datagen.mind2web.reader import Reject, read_tasks, reject_of
 from datagen.mind2web.steps import Problem, TaskRecord, check_task, make_step
-from datagen.records import Step
+from datagen.miniwob.heldout import is_training_split
+from datagen.paraphrase.records import variant_records
+from datagen.records import Step, Trajectory
 from datagen.stats import dataset_stats, format_stats
 from datagen.teachers import make_teacher, step_rng
 from datagen.verify import make_judge, verify
@@ -68,7 +73,7 @@ def split_for(annotation_id: str, website: str, input_split: str, splits: SplitC
     """The output split of a task's steps, from its id, website and input folder's split."""
     if splits.by == "input":
         return input_split or "train"
-    if website in splits.test_websites:
+    if website in splits.heldout_websites():
         return "test_website"
     digest = hashlib.sha256(annotation_id.encode()).digest()
     share = int.from_bytes(digest[:4], "big") / 2**32 * 100
@@ -132,8 +137,21 @@ class Worker:
                 "step_index": step.step_index, "op": step.operation.op,
                 "value": step.operation.value, "source": step.source, "input_notes": notes,
             })
-            kind = "write" if checked.accepted else "reject"
-            yield kind, record_key(step.step_id, mode), split, dataset_record(checked)
+            key = record_key(step.step_id, mode)
+            if checked.accepted and is_training_split(split):  # before the step's own record,
+                yield from self._variants(checked, step, key)  # so a resume redoes them all
+            yield "write" if checked.accepted else "reject", key, split, dataset_record(checked)
+
+    def _variants(self, checked: Trajectory, step: Step, key: str) -> Iterator[Output]:
+        """The step's paraphrased records (``datagen.paraphrase.records``), each seeded by the
+        run seed and the step, so the same seed gives the same variants."""
+        config = self.config.paraphrases
+        if not config.per_step:
+            return
+        rng = step_rng(self.config.seed, step.step_id, f"{checked.mode}|paraphrase")
+        for kind, suffix, record in variant_records(checked, step.task, config.per_step, rng,
+                                                    config.wordnet_dir):
+            yield kind, key + suffix, checked.split if kind == "write" else "", record
 
 
 _WORKER: Worker | None = None  # one per worker process (multiprocessing initializer)
@@ -161,6 +179,8 @@ def run_build(config: BuildConfig) -> dict[str, Any]:
         for outputs in _map(config, jobs):
             _flush_input_rejects(writer, input_rejects)
             for kind, key, split, record in outputs:
+                if key in writer.done:  # a variant written before a kill
+                    continue
                 (writer.write(key, split, record) if kind == "write" else writer.reject(key, record))
                 written["records"] += 1
             steps = len({key.split("|")[0] for _, key, _, _ in outputs})

@@ -7,11 +7,13 @@
       teacher: {kind: oracle}
       verify: {top_k: 10, judge: {kind: off}}
       splits: {by: holdout, test_websites: [click-tab-2], test_task_percent: 10}
+      paraphrases: {per_step: 2}                # reworded instructions, train split only
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal
 
 from datagen.teachers import TeacherConfig
@@ -24,17 +26,42 @@ from pipeline.errors import FormatError
 class SplitConfig:
     """Where a step's trajectories go. ``input``: the split of the dump's folder (Mind2Web's
     train / test_task / test_website / test_domain). ``holdout``: websites listed in
-    ``test_websites`` go to ``test_website`` whole; of the rest, ``test_task_percent`` of the tasks
+    ``test_websites`` (null: the MiniWoB++ held-out tasks, ``datagen.miniwob.heldout``) go to
+    ``test_website`` whole; of the rest, ``test_task_percent`` of the tasks
     (chosen by a hash of the annotation id, so a task never straddles two splits) go to
     ``test_task``; the remainder to ``train``. No page of a test split is ever in train."""
 
     by: Literal["input", "holdout"] = "input"
-    test_websites: list[str] = field(default_factory=list)
+    test_websites: list[str] | None = None
     test_task_percent: float = 10.0
+
+    def heldout_websites(self) -> frozenset[str]:
+        """``test_websites``, or the MiniWoB++ held-out tasks when it is null."""
+        from datagen.miniwob.heldout import HELDOUT_TASKS
+
+        return frozenset(HELDOUT_TASKS if self.test_websites is None else self.test_websites)
 
     def validate(self) -> list[str]:
         if not 0.0 <= self.test_task_percent < 100.0:
             return [f"test_task_percent: {self.test_task_percent} must be in [0, 100)"]
+        return []
+
+
+@dataclass(slots=True)
+class ParaphraseConfig:
+    """Per accepted training step, ``per_step`` more records with the instruction reworded
+    (``datagen.paraphrase``); 0 = off. Test splits never get variants."""
+
+    per_step: int = 2
+    wordnet_dir: str = "/usr/share/wordnet"  # WordNet 3.0 dict files (Debian's wordnet-base)
+
+    def validate(self) -> list[str]:
+        if self.per_step < 0:
+            return [f"per_step: {self.per_step} must be 0 (off) or more"]
+        if self.per_step and not Path(self.wordnet_dir, "data.verb").is_file():
+            return [(f"wordnet_dir: {self.wordnet_dir} holds no WordNet dict files; "
+                     "install Debian's wordnet-base (apt-get install wordnet-base) or set "
+                     "paraphrases.per_step=0")]
         return []
 
 
@@ -51,6 +78,7 @@ class BuildConfig:
     teacher: TeacherConfig = field(default_factory=TeacherConfig)
     verify: VerifyConfig = field(default_factory=VerifyConfig)
     splits: SplitConfig = field(default_factory=SplitConfig)
+    paraphrases: ParaphraseConfig = field(default_factory=ParaphraseConfig)
 
     def validate(self) -> list[str]:
         problems = []

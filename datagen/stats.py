@@ -2,7 +2,7 @@
 
 Counts come from what is on disk — every accepted record under ``data/<split>/`` and every
 rejected one in ``rejects.jsonl`` — so they are right after any number of resumed runs:
-records per split, mode and website; the verifier's pass rates per stage and reject reasons
+records per split, mode and website; paraphrased instructions written and dropped; the verifier's pass rates per stage and reject reasons
 (``datagen.verify.report``); bad input records by reason.
 """
 
@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from datagen.dataset import DATA_DIR, REJECTS_FILE, trajectory_from_record
+from datagen.paraphrase.records import DROPPED_REASON, KEY_MARK
 from datagen.records import Trajectory
 from datagen.verify.report import build_report, to_markdown
 from pipeline.errors import FormatError
@@ -46,20 +47,27 @@ def dataset_stats(root: str | Path) -> dict[str, Any]:
     modes: Counter[str] = Counter()
     websites: Counter[str] = Counter()
     trajectories: list[Trajectory] = []
+    paraphrases = Counter(written=0, dropped=0)
     for split, files in data_files(root).items():
         for path in files:
             for record in iter_records(Path(path)):
                 splits[split] += 1
                 modes[record.get("mode", "")] += 1
                 websites[record.get("website", "")] += 1
-                trajectories.append(_verdicts_only(record, path))
+                if KEY_MARK in record.get("key", ""):
+                    paraphrases["written"] += 1  # a copy of a verified record: not re-counted
+                else:
+                    trajectories.append(_verdicts_only(record, path))
     inputs: Counter[str] = Counter()
     rejects = root / REJECTS_FILE
     for record in iter_records(rejects) if rejects.exists() else ():
         if "messages" in record:
             trajectories.append(_verdicts_only(record, str(rejects)))
+        elif record.get("reason") == DROPPED_REASON:
+            paraphrases["dropped"] += 1
         else:
             inputs[record.get("reason", "unknown")] += 1
+    tried = paraphrases["written"] + paraphrases["dropped"]
     verify = build_report(trajectories)
     return {
         "accepted": sum(splits.values()),
@@ -70,6 +78,8 @@ def dataset_stats(root: str | Path) -> dict[str, Any]:
         "verify": verify.to_dict(),
         "verify_markdown": to_markdown(verify),
         "input_rejects": dict(inputs.most_common()),
+        "paraphrases": {**paraphrases,
+                        "acceptance": round(paraphrases["written"] / tried, 4) if tried else None},
     }
 
 
@@ -79,6 +89,10 @@ def format_stats(stats: dict[str, Any]) -> str:
     head = (f"accepted trajectories: {stats['accepted']} ({splits}) over {stats['websites']} "
             f"websites; modes: {modes}")
     lines = [head, "", stats["verify_markdown"].rstrip()]
+    para = stats["paraphrases"]
+    if para["written"] or para["dropped"]:
+        lines += ["", (f"paraphrased instructions: {para['written']} written, "
+                       f"{para['dropped']} dropped by the value check")]
     if stats["input_rejects"]:
         lines += ["", "| input reject | count |", "|---|---:|"]
         lines += [f"| {reason} | {count} |" for reason, count in stats["input_rejects"].items()]

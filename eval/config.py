@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from datagen.build_config import SplitConfig
+from datagen.miniwob.heldout import HELDOUT_TASKS
 from datagen.teachers import OracleConfig
 from pipeline.agent.modes import MODES
 from pipeline.agent.openai_client import ClientConfig
@@ -44,7 +45,8 @@ class MiniwobConfig:
     """Live MiniWoB++ episodes: the held-out seeds of the trained tasks and the held-out tasks."""
 
     tasks: list[str] | None = None  # null: every task with a scripted oracle policy
-    heldout_tasks: list[str] = field(default_factory=list)  # tasks no training run saw
+    # tasks no training run saw; by default the set datagen holds out (datagen.miniwob.heldout)
+    heldout_tasks: list[str] = field(default_factory=lambda: sorted(HELDOUT_TASKS))
     seeds_per_task: int = 3
     first_seed: int = TEST_SEEDS.start  # far from the training seeds, so never a training page
     episode_max_time_ms: int = 120_000  # the task's own timer (raw reward ignores time)

@@ -50,6 +50,24 @@ def table(runs: dict[str, Any], columns, group: str | None) -> list[str]:
     return lines
 
 
+def family_gap(runs: dict[str, Any]) -> list[str]:
+    """Success on trained vs held-out tasks of each family that has both (the generalisation
+    gap, in points); [] when no run played a held-out task."""
+    rows = []
+    for run, data in runs.items():
+        for family, groups in data.get("per_family", {}).items():
+            trained, held = groups.get("trained"), groups.get("heldout_task")
+            if trained and held:
+                gap = 100 * (trained["value"] - held["value"])
+                rows.append(f"| {run} | {family} | {cell(trained, True)} | {cell(held, True)} | "
+                            f"{gap:+.1f} |")
+    if not rows:
+        return []
+    return ["## Trained vs held-out tasks per family", "",
+            "| run | family | trained | heldout_task | gap (points) |", "|---|---|---|---|---|",
+            *rows, ""]
+
+
 def write_report(out: Path, results: dict[str, Any]) -> Path:
     live = results["benchmark"] in ("miniwob", "browsergym")
     columns = LIVE_COLUMNS if live else OFFLINE_COLUMNS
@@ -65,6 +83,8 @@ def write_report(out: Path, results: dict[str, Any]) -> Path:
               *table(runs, columns, None), ""]
     for group in groups:
         lines += [f"## {group}", "", *table(runs, columns, group), ""]
+    if live:
+        lines += family_gap(runs)
     for name, rows in results.get("reference_rows", {}).items():
         lines += [f"## {name}", "", "| agent | success | n |", "|---|---|---|",
                   *[f"| {r['agent']} | {r['success']} | {r['n']} |" for r in rows], ""]

@@ -1,6 +1,6 @@
 """Rows (one per live episode or offline step) -> the figures of results.json.
 
-    summary = summarize_live(rows)         # per run: aggregate, per group, per task
+    summary = summarize_live(rows)         # per run: aggregate, per group, per family, per task
     summary = summarize_offline(rows)      # per run: aggregate, per split, per website
     write_results(out, cfg, summaries, extra)
 
@@ -25,6 +25,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from datagen.miniwob.heldout import family_of
 from eval.metrics import StepScore, mean_interval, mind2web_metrics, share, wilson
 from pipeline.config import config_to_dict
 
@@ -70,6 +71,9 @@ def summarize_live(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "policy": run_rows[0]["policy"], "mode": run_rows[0]["mode"],
             "aggregate": live_figures(run_rows),
             "groups": {g: live_figures(rs) for g, rs in by(run_rows, lambda r: r["group"]).items()},
+            "per_family": {f: {g: share(r["success"] for r in gs).to_dict()
+                               for g, gs in by(rs, lambda r: r["group"]).items()}
+                           for f, rs in sorted(by(run_rows, lambda r: family_of(r["task"])).items())},
             "per_task": {t: {"group": rs[0]["group"],
                              "success_rate": share(r["success"] for r in rs).to_dict(),
                              "stops": _counts(r["stop"] for r in rs)}

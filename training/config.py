@@ -57,6 +57,9 @@ class TrainingConfig:
     eval_split: str | None = None  # held-out split; None disables evaluation
     seed: int = 0
     limit: int | None = None  # at most this many training records
+    # at most this many training records of one task (website), drawn with the seed, so no task
+    # or family dominates (training.data.cap_per_task); null: every record
+    max_per_task: int | None = None
     eval_limit: int | None = 64  # at most this many held-out records for the eval loss
     max_length: int = 1024
     loss_weight: float = 5.0  # W on functional-token positions; 1 disables the weighting
@@ -155,6 +158,8 @@ def _number_problems(cfg: TrainingConfig) -> list[str]:
          "must be positive or null (no time limit)"),
         (cfg.eval_max_new_tokens >= 8, "eval_max_new_tokens", "must be at least 8"),
         (cfg.limit is None or cfg.limit >= 1, "limit", "must be at least 1 or null"),
+        (cfg.max_per_task is None or cfg.max_per_task >= 1, "max_per_task",
+         "must be at least 1 or null (every record)"),
         (0 <= cfg.max_bad_share <= 1, "max_bad_share", "must be between 0 and 1"),
     ]
     return [f"{key}: {getattr(cfg, key)!r} {fix}" for ok, key, fix in checks if not ok]

@@ -1,6 +1,7 @@
 """Datagen's dataset files -> rendered examples, batches, and held-out prompts for generation.
 
     records, bad = load_split("outputs/datagen", "train", limit=None)
+    records, per_task = cap_per_task(records, max_per_task=48, seed=0)
     examples, stats = render_records(records, tokenizer, settings)
     batch = Collator(pad_id=tokenizer.pad_token_id)(examples[:2])
 
@@ -73,6 +74,32 @@ def load_split(
                 else:
                     records.append(record)
     return records, bad
+
+
+def cap_per_task(records: Sequence[dict[str, Any]], max_per_task: int | None, seed: int
+                 ) -> tuple[list[dict[str, Any]], dict[str, dict[str, int]]]:
+    """At most ``max_per_task`` records of each task (the record's ``website``: a MiniWoB++
+    task), drawn with ``seed``, the rest kept in file order; and ``{task: {"before", "after"}}``.
+    A task's records are its episodes' steps (and their paraphrased copies), so long tasks and
+    large families would otherwise dominate the batches. ``None`` keeps everything."""
+    by_task: dict[str, list[int]] = {}
+    for i, record in enumerate(records):
+        task = record.get("website")
+        if not isinstance(task, str) or not task:
+            raise PagescoutError(f"record {record.get('key', i)!r}: no 'website' (its task) to "
+                                 "cap per task; rebuild the dataset with datagen build or set "
+                                 "max_per_task=null")
+        by_task.setdefault(task, []).append(i)
+    rng = random.Random(seed)
+    keep: set[int] = set()
+    counts = {}
+    for task in sorted(by_task):
+        indices = by_task[task]
+        if max_per_task is not None and len(indices) > max_per_task:
+            indices = rng.sample(indices, max_per_task)
+        keep.update(indices)
+        counts[task] = {"before": len(by_task[task]), "after": len(indices)}
+    return [r for i, r in enumerate(records) if i in keep], counts
 
 
 def screen_bad_lines(split: str, records: int, bad: dict[str, str], max_share: float) -> str:

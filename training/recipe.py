@@ -33,6 +33,7 @@ from training.config import TrainingConfig
 from training.data import (
     Collator,
     RenderSettings,
+    cap_per_task,
     eval_prompts,
     load_split,
     render_records,
@@ -232,6 +233,9 @@ def _rendered(cfg, role, split, limit, tokenizer, settings) -> tuple[list[dict],
     note = screen_bad_lines(split, len(records), bad, cfg.max_bad_share)
     if note:
         print(f"warning: {role} {note}", file=sys.stderr)
+    per_task: dict[str, dict[str, int]] = {}
+    if role == "train" and cfg.max_per_task is not None:
+        records, per_task = cap_per_task(records, cfg.max_per_task, cfg.seed)
     examples, stats = render_records(records, tokenizer, settings, progress=cfg.progress)
     if stats.rejected:
         key, why = next(iter(stats.rejected.items()))
@@ -239,7 +243,7 @@ def _rendered(cfg, role, split, limit, tokenizer, settings) -> tuple[list[dict],
               f"renderable, skipped; the first, {key}: {why}", file=sys.stderr)
     info = {"split": split, "records": stats.records, "rendered": stats.rendered,
             "truncated": stats.truncated, "tokens": stats.tokens,
-            "bad_lines": bad, "rejected": stats.rejected}
+            "bad_lines": bad, "rejected": stats.rejected, "per_task": per_task}
     if not examples:
         raise PagescoutError(f"{role} split {split!r} in {cfg.dataset_dir}: no usable record "
                              f"({len(bad)} bad lines, {len(stats.rejected)} not renderable); "

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from datagen.miniwob.config import _SPLIT_NAME
+from datagen.miniwob.heldout import HELDOUT_TASKS, heldout_in, is_training_split, refusal
 from datagen.miniwob.policies import POLICIES
 from pipeline.agent.model_policy import GenerationSettings
 from pipeline.agent.modes import MODES
@@ -24,8 +25,8 @@ class DaggerConfig:
     checkpoint: str = ""  # the student: a training run folder, an adapter or a merged folder
     output_dir: str = "outputs/datagen/dagger"
     split: str = "train"  # task files go to <output_dir>/<split>/dagger_<k>.json
-    tasks: list[str] | None = None  # None: every task with an oracle policy but heldout_tasks
-    heldout_tasks: list[str] = field(default_factory=list)  # never played (no training sees them)
+    tasks: list[str] | None = None  # None: every task with an oracle policy (in a training
+    # split, but the held-out tasks of datagen.miniwob.heldout: no training run sees them)
     seeds_per_task: int = 2
     seed: int = FIRST_SEED  # episode seeds seed .. seed+seeds_per_task-1
     limit: int | None = None  # only the first `limit` episodes of the plan (seed-major order)
@@ -45,19 +46,24 @@ class DaggerConfig:
     browser: BrowserConfig = field(default_factory=BrowserConfig)
 
     def task_names(self) -> list[str]:
-        names = list(self.tasks) if self.tasks is not None else sorted(POLICIES)
-        return [t for t in names if t not in self.heldout_tasks]
+        if self.tasks is not None:
+            return list(self.tasks)
+        training = is_training_split(self.split)
+        return [t for t in sorted(POLICIES) if not (training and t in HELDOUT_TASKS)]
 
     def validate(self) -> list[str]:
         problems = []
         if not self.checkpoint:
             problems.append("checkpoint: give the student, e.g. checkpoint=outputs/demo/train")
-        unknown = [t for t in [*(self.tasks or []), *self.heldout_tasks] if t not in POLICIES]
+        unknown = [t for t in self.tasks or [] if t not in POLICIES]
         if unknown:
             problems.append(f"tasks: no oracle policy for {', '.join(unknown)} (covered: "
                             f"{', '.join(sorted(POLICIES))})")
+        held = heldout_in(self.tasks or []) if is_training_split(self.split) else []
+        if held:
+            problems.append(refusal(held, "tasks", self.split))
         if not self.task_names():
-            problems.append("tasks: nothing to play once heldout_tasks are taken out")
+            problems.append("tasks: nothing to play")
         if not _SPLIT_NAME.match(self.split):
             problems.append(f"split: {self.split!r} must be a folder name such as train")
         if self.mode not in MODES:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from datagen.miniwob.heldout import HELDOUT_TASKS, heldout_in, is_training_split, refusal
 from datagen.miniwob.policies import POLICIES
 from pipeline.live.browser import BrowserConfig
 
@@ -15,7 +16,8 @@ _SPLIT_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 class RecordConfig:
     output_dir: str = "outputs/datagen/miniwob"
     split: str = "train"  # task files go to <output_dir>/<split>/miniwob_<k>.json
-    tasks: list[str] | None = None  # None: every task with an oracle policy
+    tasks: list[str] | None = None  # None: every task with an oracle policy (in a training
+    # split, but the held-out tasks of datagen.miniwob.heldout)
     seeds_per_task: int = 12
     seed: int = 0  # episode seeds are seed, seed+1, ..., seed+seeds_per_task-1
     limit: int | None = None  # only the first `limit` episodes of the plan (seed-major order)
@@ -29,7 +31,15 @@ class RecordConfig:
     browser: BrowserConfig = field(default_factory=BrowserConfig)
 
     def task_names(self) -> list[str]:
-        return list(self.tasks) if self.tasks is not None else sorted(POLICIES)
+        if self.tasks is not None:
+            return list(self.tasks)
+        return [t for t in sorted(POLICIES) if t not in self.skipped_heldout()]
+
+    def skipped_heldout(self) -> list[str]:
+        """Covered tasks ``tasks: null`` leaves out because the split is a training split."""
+        if self.tasks is not None or not is_training_split(self.split):
+            return []
+        return sorted(set(POLICIES) & set(HELDOUT_TASKS))
 
     def validate(self) -> list[str]:
         problems = []
@@ -39,6 +49,9 @@ class RecordConfig:
                             f"{', '.join(sorted(POLICIES))})")
         if self.tasks is not None and not self.tasks:
             problems.append("tasks: empty list; use null for every covered task")
+        held = heldout_in(self.tasks or []) if is_training_split(self.split) else []
+        if held:
+            problems.append(refusal(held, "tasks", self.split))
         if not _SPLIT_NAME.match(self.split):
             problems.append(f"split: {self.split!r} must be a folder name such as train")
         for key in ("seeds_per_task", "tasks_per_file", "max_steps", "episode_max_time_ms",

@@ -67,6 +67,9 @@ async def _record(config: RecordConfig) -> dict[str, Any]:
     with ShardWriter(out / config.split, config.tasks_per_file) as shards, serve_miniwob() as base:
         done = shards.ids | settled_ids(read_log(log_path))
         todo = [(t, s) for t, s in plan(config) if annotation_id(t, s) not in done]
+        if config.skipped_heldout():
+            print(f"held out of training split {config.split!r}, not recorded: "
+                  f"{', '.join(config.skipped_heldout())} (datagen/miniwob/heldout.py)")
         async with BrowserSlot(config.browser) as browser:
             versions = await browser.versions()
             bar = tqdm(todo, desc="episodes", unit="ep", disable=not todo)
@@ -83,7 +86,8 @@ async def _record(config: RecordConfig) -> dict[str, Any]:
         "command": "python -m datagen record", "config": config_to_dict(config),
         "versions": versions, "files": files,
         "plan": {"tasks": len(config.task_names()), "seeds_per_task": config.seeds_per_task,
-                 "episodes": len(plan(config)), "skipped_done": len(plan(config)) - len(todo)},
+                 "episodes": len(plan(config)), "skipped_done": len(plan(config)) - len(todo),
+                 "skipped_heldout": config.skipped_heldout()},
     })
     (out / MANIFEST_NAME).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     return manifest

@@ -96,8 +96,8 @@ def test_a_killed_dagger_run_resumes_without_losing_or_repeating(tiny_checkpoint
 
 def test_dagger_config_names_its_problems():
     with pytest.raises(FormatError) as caught:
-        load_config(DaggerConfig, None, ["seed=10000", "tasks=[drag-box]", "mode=flat"])
+        load_config(DaggerConfig, None, ["seed=10000", "tasks=[no-such-task]", "mode=flat"])
     text = str(caught.value)
-    for key in ("checkpoint:", "seed: 10000..10001", "tasks: no oracle policy for drag-box",
+    for key in ("checkpoint:", "seed: 10000..10001", "tasks: no oracle policy for no-such-task",
                 "mode: 'flat'"):
         assert key in text

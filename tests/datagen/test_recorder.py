@@ -97,11 +97,11 @@ def test_resume_after_an_interruption_gives_the_same_files(tmp_path, monkeypatch
 
 def test_cli_records_with_shared_flags(tmp_path, capsys):
     yaml = tmp_path / "miniwob.yaml"
-    yaml.write_text("record:\n  tasks: [click-link]\n  seeds_per_task: 3\nbuild:\n  other: 1\n")
+    yaml.write_text("record:\n  tasks: [click-button]\n  seeds_per_task: 3\nbuild:\n  other: 1\n")
     assert cli.main(["record", "--config", str(yaml), "--output-dir", str(tmp_path / "out"),
                      "--seed", "7", "--limit", "2"]) == 0
     assert [t["annotation_id"] for t in shard_tasks(tmp_path / "out")] == [
-        "miniwob-click-link-s7", "miniwob-click-link-s8"]
+        "miniwob-click-button-s7", "miniwob-click-button-s8"]
     assert "recorded 2 of 2 episodes" in capsys.readouterr().err
 
 

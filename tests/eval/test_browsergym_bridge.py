@@ -84,7 +84,7 @@ def test_tasks_filter_and_resume_count_repeated_pairs():
     assert {e.task for e in selected(episodes, ["click-button"])} == {"click-button"}
     assert selected(episodes, "click-button") == selected(episodes, ["click-button"])
     scripted = {e.task for e in selected(episodes, "scripted")}
-    assert "click-button" in scripted and "bisect-angle" not in scripted  # impossible: no policy
+    assert "click-button" in scripted and "draw-circle" not in scripted
     bisect = [e for e in episodes if e.task == "bisect-angle"]  # seeds 22, 10, 10, 23, 23
     plans = [EpisodePlan("random/query_only", "random", "query_only", e.task, e.seed, "unseen")
              for e in bisect]

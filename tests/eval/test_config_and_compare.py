@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from datagen.miniwob.heldout import HELDOUT_TASKS
 from eval.compare import compare
 from eval.config import load_eval_config
 from pipeline.config import load_config
@@ -46,8 +47,12 @@ def test_the_live_heldout_tasks_are_the_tasks_datagen_holds_out(tmp_path):
                         section="build")
     live = load_eval_config(str(ROOT / "configs/eval/miniwob.yaml"), [])
     offline = load_eval_config(str(ROOT / "configs/eval/mind2web-miniwob.yaml"), [])
-    assert live.miniwob.heldout_tasks == build.splits.test_websites
-    assert offline.mind2web.splits.test_websites == build.splits.test_websites
+    held = set(HELDOUT_TASKS)
+    for cfg in ("browsergym", "select"):
+        other = load_eval_config(str(ROOT / f"configs/eval/{cfg}.yaml"), ["checkpoints=[a]"])
+        assert set(other.miniwob.heldout_tasks) == held
+    assert set(live.miniwob.heldout_tasks) == held == build.splits.heldout_websites()
+    assert offline.mind2web.splits.heldout_websites() == held
     assert offline.mind2web.splits.test_task_percent == build.splits.test_task_percent
     assert live.miniwob.first_seed >= 1000  # far from the recorder's seeds
 

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.slow
 SMALL = ["max_length=256", "batch_size=1", "grad_accum=1", "learning_rate=0.01",
          "warmup_steps=0", "precision=fp32", "eval_split=test", "eval_limit=2", "eval_samples=2",
          "eval_max_new_tokens=8", "eval_batch_size=2", "eval_steps=3", "save_steps=2",
-         "logging_steps=1", "progress=false"]
+         "logging_steps=1", "progress=false", "max_per_task=1"]
 
 
 @pytest.fixture(scope="module")
@@ -39,6 +39,9 @@ def test_outputs_written(run):
         assert (out / name).is_file(), name
     metrics = json.loads((out / "metrics.json").read_text())
     assert metrics["train"]["global_step"] == 4
+    per_task = metrics["data"]["train"]["per_task"]  # max_per_task=1: one record of each task
+    assert all(c["after"] == 1 <= c["before"] for c in per_task.values())
+    assert metrics["data"]["train"]["records"] == len(per_task) < 6
     assert set(metrics["final_eval"]) >= {"eval_loss", "eval_functional_token_accuracy",
                                           "eval_valid_call_rate", "eval_exact_call_match"}
     assert metrics["final_eval"]["eval_generated"] == 4  # every held-out turn (2 x 2) at the end

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.errors import FormatError
+from pipeline.errors import FormatError, PagescoutError
 from training.config import TrainingConfig, load_training_config
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize("name", ["smollm2-135m-cpu", "qwen2.5-0.5b-1gpu"])
+@pytest.mark.parametrize("name", ["smollm2-135m-cpu", "smollm2-135m-1gpu", "qwen2.5-0.5b-1gpu"])
 def test_shipped_configs_parse(name, dataset_dir):
     path = REPO / "configs" / "training" / f"{name}.yaml"
     assert path.read_text().startswith("# accelerate launch ")
@@ -60,3 +60,22 @@ def test_cli_reports_a_bad_config_and_exits_2(tmp_path):
     assert done.stderr.startswith("error: config <defaults>: 2 problem(s)")
     assert "unknown key 'colour'" in done.stderr and "dataset_dir:" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_max_per_task_caps_each_task_with_the_seed_and_keeps_file_order():
+    from training.data import cap_per_task
+
+    records = ([{"key": f"a{i}", "website": "click-checkboxes-large"} for i in range(10)]
+               + [{"key": f"b{i}", "website": "click-button"} for i in range(3)])
+    kept, counts = cap_per_task(records, 4, seed=0)
+    assert counts == {"click-button": {"before": 3, "after": 3},
+                      "click-checkboxes-large": {"before": 10, "after": 4}}
+    assert [r["key"] for r in kept][-3:] == ["b0", "b1", "b2"]
+    order = [r["key"] for r in records]
+    assert [r["key"] for r in kept] == sorted((r["key"] for r in kept), key=order.index)
+    assert kept == cap_per_task(records, 4, seed=0)[0] != cap_per_task(records, 4, seed=1)[0]
+    assert cap_per_task(records, None, seed=0)[0] == records
+    with pytest.raises(PagescoutError, match="record 'x'.*no 'website'"):
+        cap_per_task([{"key": "x"}], 4, seed=0)
+    with pytest.raises(FormatError, match="max_per_task"):
+        load_training_config(None, ["max_per_task=0"])

@@ -1,0 +1,88 @@
+"""WordNet 3.0 synonyms for the instruction words a paraphrase may change.
+
+    synonyms("select")  # -> ("choose", "pick out"), from the sense pinned in SENSES
+
+WordNet is read from Debian's ``wordnet-base`` dict files (``/usr/share/wordnet``) with nltk's
+``WordNetCorpusReader``; ``nltk.download`` is not needed. Those files lack ``lexnames`` (the
+table of the 45 lexicographer files, fixed since WordNet 2.0), which the reader opens first, so
+``_DebianWordNet`` serves it from ``LEXNAMES``. Only the sense pinned for each word in
+``SENSES`` is used, never every sense of a word ("click" is mostly a sound in WordNet), and a
+lemma must be at least ``min_count`` times in WordNet's sense-tagged corpus to be offered.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import cache
+from pathlib import Path
+
+from pipeline.errors import PagescoutError
+
+DEFAULT_DIR = "/usr/share/wordnet"
+LEXNAMES = (
+    "adj.all", "adj.pert", "adv.all", "noun.Tops", "noun.act", "noun.animal", "noun.artifact",
+    "noun.attribute", "noun.body", "noun.cognition", "noun.communication", "noun.event",
+    "noun.feeling", "noun.food", "noun.group", "noun.location", "noun.motive", "noun.object",
+    "noun.person", "noun.phenomenon", "noun.plant", "noun.possession", "noun.process",
+    "noun.quantity", "noun.relation", "noun.shape", "noun.state", "noun.substance", "noun.time",
+    "verb.body", "verb.change", "verb.cognition", "verb.communication", "verb.competition",
+    "verb.consumption", "verb.contact", "verb.creation", "verb.emotion", "verb.motion",
+    "verb.perception", "verb.possession", "verb.social", "verb.stative", "verb.weather", "adj.ppl",
+)
+_LEX_CATEGORY = {"noun": 1, "verb": 2, "adj": 3, "adv": 4}
+
+# instruction word -> (WordNet sense, least corpus count of a lemma offered for it)
+SENSES: dict[str, tuple[str, int]] = {
+    "select": ("choose.v.01", 30),     # choose, select
+    "choose": ("choose.v.01", 30),
+    "find": ("locate.v.01", 5),        # locate
+    "solve": ("solve.v.01", 5),        # figure out
+    "press": ("push.v.01", 50),        # push
+    "email": ("electronic_mail.n.01", 0),  # e-mail
+    "list": ("list.n.01", 0),          # listing
+}
+
+
+def _open(root: str):
+    """nltk's reader over a dict folder that may lack ``lexnames`` (see the module docstring)."""
+    import nltk.data
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+
+    class DebianWordNet(WordNetCorpusReader):
+        def open(self, fileid):
+            if fileid == "lexnames" and not (Path(root) / "lexnames").exists():
+                return io.StringIO("".join(
+                    f"{i:02d}\t{name}\t{_LEX_CATEGORY[name.split('.')[0]]}\n"
+                    for i, name in enumerate(LEXNAMES)))
+            return super().open(fileid)
+
+        def map_wn(self, version="wordnet"):
+            return None  # the files are WordNet 3.0 itself: no mapping to load
+
+    if root not in nltk.data.path:  # nltk reads corpora only under its data paths
+        nltk.data.path.append(root)
+    return DebianWordNet(root, None)
+
+
+@cache
+def _reader(root: str):
+    if not (Path(root) / "data.verb").is_file():
+        raise PagescoutError(f"wordnet_dir: {root} holds no WordNet dict files "
+                             "(data.verb); install Debian's wordnet-base (apt-get install "
+                             "wordnet-base) or point wordnet_dir at a WordNet 3.0 dict folder")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "multilingual functions are not available"
+        return _open(root)
+
+
+@cache
+def synonyms(word: str, root: str = DEFAULT_DIR) -> tuple[str, ...]:
+    """The other lemmas of ``word``'s pinned sense (multi-word ones with spaces); () if none."""
+    if word not in SENSES:
+        return ()
+    name, min_count = SENSES[word]
+    lemmas = _reader(root).synset(name).lemmas()
+    return tuple(sorted({lemma.name().replace("_", " ") for lemma in lemmas
+                         if lemma.count() >= min_count and lemma.name() != word}))
