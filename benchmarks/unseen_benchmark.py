@@ -48,7 +48,8 @@ def record(dump: Path, seeds: int) -> None:
     tasks = ",".join(sorted(TUNING_POOL))  # the pool the parts are drawn from, never more
     config = load_config(RecordConfig, "configs/datagen/miniwob.yaml", section="record",
                          overrides=[f"output_dir={dump}", f"seed={RECORD_SEED}",
-                                    f"seeds_per_task={seeds}", f"tasks=[{tasks}]"])
+                                    f"seeds_per_task={seeds}", f"tasks=[{tasks}]",
+                                    "split=test_task"])  # no training split: held-out tasks too
     run_record(config)
 
 
