@@ -32,7 +32,9 @@ BEST_NAME = "best"  # a symlink to the winning checkpoint
 
 
 def check_select(cfg: EvalConfig, tasks: list[str]) -> None:
-    """The selection's problems in one FormatError: no checkpoints, seeds outside validation."""
+    """The selection's problems in one FormatError: no checkpoints, seeds outside validation,
+    held-out tasks (choosing a checkpoint by them would tune on them)."""
+    from datagen.miniwob.heldout import heldout_in
     from eval.browsergym.benchmark import training_conflicts
 
     problems = []
@@ -46,6 +48,10 @@ def check_select(cfg: EvalConfig, tasks: list[str]) -> None:
         problems.append(f"miniwob.first_seed: seeds {seeds[0]}..{seeds[-1]} leave the validation "
                         f"seeds {VALIDATION_SEEDS.start}..{VALIDATION_SEEDS.stop - 1} (eval's "
                         f"test seeds are {TEST_SEEDS.start}..{TEST_SEEDS.stop - 1})")
+    if held := heldout_in(tasks):
+        problems.append(f"miniwob.tasks: {', '.join(held)} are held out of training "
+                        "(datagen/miniwob/heldout.py); selecting by them would tune on them: "
+                        "select on trained tasks, report held-out ones with `python -m eval`")
     conflicts = training_conflicts([(t, s) for t in tasks for s in seeds])
     if conflicts:
         problems.append(f"miniwob.first_seed: {conflicts[:3]} are BrowserGym benchmark pages")
@@ -56,10 +62,11 @@ def check_select(cfg: EvalConfig, tasks: list[str]) -> None:
 def select(cfg: EvalConfig, evaluate: Any = None) -> dict[str, Any]:
     """Play the validation episodes per checkpoint, write select.json/.md; returns the
     selection. ``evaluate`` runs one eval config (``eval.run.main``; tests pass their own)."""
+    from datagen.miniwob.heldout import HELDOUT_TASKS
     from datagen.miniwob.policies import POLICIES
     from eval.run import main as run_eval
 
-    tasks = cfg.miniwob.tasks or sorted(POLICIES)
+    tasks = cfg.miniwob.tasks or sorted(set(POLICIES) - set(HELDOUT_TASKS))
     check_select(cfg, tasks)
     evaluate = evaluate or run_eval
     out = Path(cfg.output_dir)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from datagen.dagger.config import FIRST_SEED, SEED_RANGE, DaggerConfig
+from datagen.miniwob.heldout import HELDOUT_TASKS
 from datagen.miniwob.policies import POLICIES
 from eval.__main__ import main as eval_main
 from eval.browsergym.benchmark import training_conflicts
@@ -24,7 +25,7 @@ def test_seed_ranges_of_training_test_and_validation_never_meet():
     assert min(dagger) > 1_000  # the recorder plays 0, 1, ... (seeds_per_task of them)
     default = DaggerConfig(checkpoint="x", seeds_per_task=50)
     assert not default.validate()
-    tasks = sorted(POLICIES)
+    tasks = sorted(set(POLICIES) - set(HELDOUT_TASKS))
     assert training_conflicts([(t, s) for t in tasks
                                for s in range(default.seed, default.seed + 50)]) == []
     select = load_eval_config("configs/eval/select.yaml", ["checkpoints=[a]"])
@@ -40,6 +41,12 @@ def test_select_refuses_test_seeds_and_no_checkpoints():
         check_select(cfg, ["click-button"])
     assert "checkpoints: give" in str(caught.value)
     assert "seeds 10000..10001 leave the validation seeds 20000..29999" in str(caught.value)
+
+
+def test_select_refuses_held_out_tasks():
+    cfg = load_eval_config("configs/eval/select.yaml", ["checkpoints=[a]"])
+    with pytest.raises(FormatError, match="click-tab-2 are held out of training"):
+        check_select(cfg, ["click-button", "click-tab-2"])
 
 
 def test_names_winner_and_table():
