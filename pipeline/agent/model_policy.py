@@ -15,7 +15,9 @@ so browsers keep running while the model generates (``generate(messages)`` is th
 generation for callers with a conversation of their own, such as the server's chat endpoint).
 The policy keeps a ``PrefixCache`` (``settings.prefix_cache`` entries): a call prefills only what
 follows the longest prefix an earlier call computed, keyed by token ids, so concurrent episodes
-share the system prompt and nothing else.
+share the system prompt and nothing else. Under bf16 the policy stores its model's linear
+weights in bf16 once (``bf16_linear_weights``: what autocast computes, without its per-token
+casts).
 """
 
 from __future__ import annotations
@@ -31,7 +33,12 @@ import torch
 
 from pipeline.agent.policy import Situation, Turn, calls_before, turn_from_text
 from pipeline.agent.prompts import is_agent_prompt, mode_of, untuned_system_prompt
-from pipeline.model.generate import Generation, bf16_supported, generate_turns
+from pipeline.model.generate import (
+    Generation,
+    bf16_linear_weights,
+    bf16_supported,
+    generate_turns,
+)
 from pipeline.model.greedy import DecodeStats
 from pipeline.model.prefix_cache import PrefixCache
 
@@ -60,6 +67,8 @@ class ModelPolicy:
         self.model, self.tokenizer, self.kind, self.name = model, tokenizer, kind, name
         self.settings = settings
         self.bf16 = bf16_supported() if settings.bf16 is None else settings.bf16
+        if self.bf16:  # the same bf16 autocast results, without casting weights every token
+            bf16_linear_weights(model)
         if settings.threads is not None:
             torch.set_num_threads(settings.threads)
         self._pending: list[tuple[list[dict[str, Any]], int, asyncio.Future]] = []
