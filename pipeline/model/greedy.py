@@ -8,7 +8,11 @@ cache already holds, then all answers decoded together one token per forward.
     answers[0].cached       # prompt tokens whose keys and values came from the cache
 
 Prefill is compute-bound, so a prompt gains nothing from company: each one runs alone, with no
-padding, from the longest prefix ``PrefixCache.lookup`` finds (none without a cache). Decoding
+padding, from the longest prefix ``PrefixCache.lookup`` finds (none without a cache), in
+chunks of ``CHUNK`` tokens at fixed positions. Only whole chunks of a prompt are cached and
+reused, so every cached key and value is exactly what a prefill without the cache computes:
+the answers are the same token for token whatever the cache held before (a prefix cut at any
+other point would be rounded differently -- in bf16 enough to flip a near-tie). Decoding
 one token is bound by reading the weights, so the answers are decoded as a batch: the rows'
 keys and values are left-padded to one width under an attention mask, each row keeps its own
 positions, and a row that reaches a stop id (or ``max_new_tokens``) leaves the batch. Each
@@ -29,6 +33,8 @@ import torch
 from transformers import DynamicCache
 
 from pipeline.model.prefix_cache import Layers, PrefixCache
+
+CHUNK = 32  # prefill positions [0, 32), [32, 64), ... each in one forward, cached or not
 
 
 @dataclass(slots=True)
@@ -67,8 +73,11 @@ def greedy(model: Any, prompts: Sequence[Sequence[int]], *, max_new_tokens: int,
             for ids in prompts]
     _decode(model, rows, max_new_tokens, set(stops), stats, device)
     if cache is not None:
-        for row in rows:
-            cache.store(row.fed, row.layers)
+        for row in rows:  # only whole chunks: what any later prefill computes the same way
+            whole = len(row.fed) - len(row.generated) + 1
+            whole -= whole % CHUNK
+            cache.store(row.fed[:whole], tuple((k[:, :, :whole], v[:, :, :whole])
+                                               for k, v in row.layers))
     return [Answer(row.generated, row.cached) for row in rows]
 
 
@@ -76,13 +85,16 @@ def _prefill(model: Any, ids: list[int], cache: PrefixCache | None, stats: Decod
              max_new_tokens: int, stops: set[int], device: torch.device) -> _Row:
     started = time.perf_counter()
     keep, layers = (0, None) if cache is None else cache.lookup(ids)
-    past = DynamicCache(ddp_cache_data=layers) if layers else DynamicCache()
-    out = model(input_ids=torch.tensor([ids[keep:]], device=device),
-                position_ids=torch.arange(keep, len(ids), device=device).unsqueeze(0),
-                cache=past, use_cache=True, logits_to_keep=1)
+    keep -= keep % CHUNK
+    past = DynamicCache(ddp_cache_data=[(k[:, :, :keep], v[:, :, :keep]) for k, v in layers]) \
+        if layers and keep else DynamicCache()
+    for start in range(keep, len(ids), CHUNK):
+        end = min(start + CHUNK, len(ids))
+        out = model(input_ids=torch.tensor([ids[start:end]], device=device),
+                    position_ids=torch.arange(start, end, device=device).unsqueeze(0),
+                    cache=past, use_cache=True, logits_to_keep=1)
     token = int(out.logits[0, -1].argmax())
-    row = _Row(ids, _layers(past), [token], keep,
-               token in stops or max_new_tokens <= 1)
+    row = _Row(ids, _layers(past), [token], keep, token in stops or max_new_tokens <= 1)
     stats.prompt_tokens += len(ids)
     stats.cached_tokens += keep
     stats.prefill_seconds += time.perf_counter() - started
