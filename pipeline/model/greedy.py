@@ -34,7 +34,7 @@ from transformers import DynamicCache
 
 from pipeline.model.prefix_cache import Layers, PrefixCache
 
-CHUNK = 32  # prefill positions [0, 32), [32, 64), ... each in one forward, cached or not
+CHUNK = 128  # prefill positions [0, 128), [128, 256), ... each in one forward, cached or not
 
 
 @dataclass(slots=True)

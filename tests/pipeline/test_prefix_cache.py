@@ -127,8 +127,9 @@ def test_cached_answers_are_the_uncached_ones_call_by_call_and_batched(adapted):
     assert [g.completion_tokens for g in one_by_one] == [g.completion_tokens for g in plain]
     # a call that extends the one before reuses the whole chunks of its prompt
     assert one_by_one[0].cached_tokens == 0
-    assert all(one_by_one[i].cached_tokens > 0 for i in (1, 3, 4))
-    assert one_by_one[1].cached_tokens >= plain[0].prompt_tokens - plain[0].prompt_tokens % CHUNK
+    for i in (1, 3, 4):
+        before = plain[i - 1].prompt_tokens
+        assert one_by_one[i].cached_tokens == before - before % CHUNK
     assert stats.cached_tokens == sum(g.cached_tokens for g in one_by_one)
     batched = generate_turns(model, tokenizer, prompts, batch_size=3, cache=PrefixCache(8),
                              **OPTIONS)
