@@ -14,7 +14,8 @@ from typing import Any
 from common import markdown_table
 from targets import Target
 
-EVAL_RESULTS = ("eval_miniwob", "eval_mind2web_miniwob", "eval_browsergym", "agent")
+EVAL_RESULTS = ("eval_miniwob", "eval_mind2web_miniwob", "eval_browsergym", "agent",
+                "throughput_cache")
 MISSING = "_`benchmarks/results/{name}.json` is missing: that benchmark has not run._"
 LIVE = (("success_rate", "success %"), ("valid_call_rate", "valid calls %"),
         ("steps_per_episode", "steps"), ("tool_calls_per_step", "queries/step"),
@@ -99,11 +100,7 @@ def eval_targets(results: dict[str, dict[str, Any] | None]) -> list[Target]:
                       "measured and reported", _show(held), None if held is None else True))
     oracle = live.get("oracle/query_only", {}).get("aggregate", {}).get("success_rate")
     out.append(_share("oracle, live, on the tasks it covers", oracle, 0.98))
-    speed = checkpoint.get("aggregate", {}).get("episodes_per_minute")
-    out.append(Target("throughput: 100 live episodes of the 135M checkpoint", "<= 10 minutes",
-                      "not measured" if not speed else f"{100 / speed:.1f} minutes "
-                      f"({speed:.1f} episodes/min, 2 workers)",
-                      None if not speed else 100 / speed <= 10))
+    out.append(throughput_target(results.get("throughput_cache"), checkpoint))
     offline = (results.get("eval_mind2web_miniwob") or {}).get("eval", {}).get("runs", {})
     agg = offline.get("checkpoint/query_only", {}).get("aggregate", {})
     out.append(_share("offline, held-out recorded steps: Step SR", agg.get("step_sr"), 0.85))
@@ -119,6 +116,22 @@ def eval_targets(results: dict[str, dict[str, Any] | None]) -> list[Target]:
     out.append(Target("BrowserGym MiniWoB: the full 125-task run", "625 episodes, reported",
                       f"{episodes} episodes", None if not gym else episodes >= 625))
     return out
+
+
+def throughput_target(bench: dict[str, Any] | None, checkpoint: dict[str, Any]) -> Target:
+    """From ``benchmarks/throughput_benchmark.py`` when it ran, else from the live eval."""
+    if bench:
+        t = bench["throughput"]
+        speed = t["episodes_per_minute"]
+        workers = next(o.split("=", 1)[1] for o in bench["overrides"] if o.startswith("workers="))
+        how = (f"{t['episodes']} episodes, {workers} workers, load average "
+               f"{t['load_avg_start'][0]} -> {t['load_avg_end'][0]}")
+    else:
+        speed = checkpoint.get("aggregate", {}).get("episodes_per_minute")
+        how = "the live eval, 2 workers"
+    return Target("throughput: 100 live episodes of the 135M checkpoint", "<= 10 minutes",
+                  "not measured" if not speed else f"{100 / speed:.1f} minutes "
+                  f"({speed:.1f} episodes/min; {how})", None if not speed else 100 / speed <= 10)
 
 
 def _share(name: str, figure: dict[str, Any] | None, goal: float) -> Target:

@@ -38,6 +38,7 @@ class GenerationConfig:
     bf16: bool | None = None  # null: where the CPU (or GPU) runs bf16 natively
     dtype: Literal["float32", "bfloat16"] = "float32"  # weights as loaded
     threads: int | None = None  # torch CPU threads; null: torch's default (all cores)
+    prefix_cache: int = 16  # sequences whose keys and values later calls reuse; 0: off
 
 
 @dataclass(slots=True)
@@ -147,6 +148,9 @@ class EvalConfig:
         for key, value in (("limit", self.limit), ("generation.threads", self.generation.threads)):
             if value is not None and value < 1:
                 problems.append(f"{key}: {value} must be at least 1 (or null)")
+        if self.generation.prefix_cache < 0:
+            problems.append(f"generation.prefix_cache: {self.generation.prefix_cache} must be "
+                            "0 (off) or more")
         if self.benchmark == "mind2web" and not self.mind2web.inputs:
             problems.append("mind2web.input: give the task files, e.g. "
                             "mind2web.input=/data/mind2web/test_task")

@@ -13,6 +13,11 @@ or offline steps run concurrently) are batched: the first waits ``batch_wait_s``
 join, then one ``generate_turns`` call serves up to ``batch_size`` of them in a worker thread,
 so browsers keep running while the model generates (``generate(messages)`` is the same batched
 generation for callers with a conversation of their own, such as the server's chat endpoint).
+The policy keeps a ``PrefixCache`` (``settings.prefix_cache`` entries): a call prefills only what
+follows the longest prefix an earlier call computed, keyed by token ids, so concurrent episodes
+share the system prompt and nothing else. Under bf16 the policy stores its model's linear
+weights in bf16 once (``bf16_linear_weights``: what autocast computes, without its per-token
+casts).
 """
 
 from __future__ import annotations
@@ -28,7 +33,14 @@ import torch
 
 from pipeline.agent.policy import Situation, Turn, calls_before, turn_from_text
 from pipeline.agent.prompts import is_agent_prompt, mode_of, untuned_system_prompt
-from pipeline.model.generate import Generation, bf16_supported, generate_turns
+from pipeline.model.generate import (
+    Generation,
+    bf16_linear_weights,
+    bf16_supported,
+    generate_turns,
+)
+from pipeline.model.greedy import DecodeStats
+from pipeline.model.prefix_cache import PrefixCache
 
 Kind = Literal["trained", "untuned"]
 
@@ -44,6 +56,9 @@ class GenerationSettings:
     # Chromium workers on a small machine, 1 is several times faster and steadier: OpenMP
     # threads that wait on each other stall whenever the browser takes a core.
     threads: int | None = None
+    # sequences whose keys and values are kept for the next calls (their common prefix is not
+    # prefilled again: the step's conversation so far, the system prompt); 0 turns it off
+    prefix_cache: int = 16
 
 
 class ModelPolicy:
@@ -52,12 +67,16 @@ class ModelPolicy:
         self.model, self.tokenizer, self.kind, self.name = model, tokenizer, kind, name
         self.settings = settings
         self.bf16 = bf16_supported() if settings.bf16 is None else settings.bf16
+        if self.bf16:  # the same bf16 autocast results, without casting weights every token
+            bf16_linear_weights(model)
         if settings.threads is not None:
             torch.set_num_threads(settings.threads)
         self._pending: list[tuple[list[dict[str, Any]], int, asyncio.Future]] = []
         self._worker: asyncio.Task | None = None
+        self.cache = PrefixCache(settings.prefix_cache) if settings.prefix_cache > 0 else None
         self._stats = {"prompts": 0, "batches": 0, "prompt_tokens": 0, "generated_tokens": 0,
                        "seconds": 0.0}
+        self._work = DecodeStats()
 
     async def next_turn(self, situation: Situation) -> Turn:
         started = time.perf_counter()
@@ -86,7 +105,8 @@ class ModelPolicy:
         started = time.perf_counter()
         out = generate_turns(self.model, self.tokenizer, conversations,
                              max_length=s.max_length - s.max_new_tokens + limit,
-                             max_new_tokens=limit, batch_size=s.batch_size, bf16=self.bf16)
+                             max_new_tokens=limit, batch_size=s.batch_size, bf16=self.bf16,
+                             cache=self.cache, stats=self._work)
         self._stats["batches"] += -(-len(conversations) // s.batch_size)
         self._stats["prompts"] += len(conversations)
         self._stats["prompt_tokens"] += sum(g.prompt_tokens for g in out)
@@ -100,9 +120,22 @@ class ModelPolicy:
         return min(asked or self.settings.max_new_tokens, self.settings.max_new_tokens)
 
     def stats(self) -> dict[str, Any]:
+        """Calls, tokens and seconds so far: ``tokens_per_s`` is generated tokens over all
+        generation seconds; ``prefill_tokens_per_s`` is prompt tokens actually prefilled (not
+        taken from the prefix cache) per prefill second, ``decode_tokens_per_s`` answer tokens
+        per decode second, ``cache_hit_share`` the share of prompt tokens the cache held."""
         s = dict(self._stats)
-        s["tokens_per_s"] = round(s["generated_tokens"] / s["seconds"], 2) if s["seconds"] else 0.0
+        w = self._work
+        s["tokens_per_s"] = _rate(s["generated_tokens"], s["seconds"])
         s["seconds"] = round(s["seconds"], 3)
+        s["cached_tokens"] = w.cached_tokens
+        s["cache_hit_share"] = round(w.cached_tokens / w.prompt_tokens, 4) if w.prompt_tokens \
+            else 0.0
+        s["prefill_seconds"] = round(w.prefill_seconds, 3)
+        s["prefill_tokens_per_s"] = _rate(w.prompt_tokens - w.cached_tokens, w.prefill_seconds)
+        s["decode_seconds"] = round(w.decode_seconds, 3)
+        s["decode_steps"] = w.decode_steps
+        s["decode_tokens_per_s"] = _rate(w.decode_tokens, w.decode_seconds)
         s["bf16"] = self.bf16
         return s
 
@@ -140,6 +173,10 @@ class ModelPolicy:
             for (_, _, future), generation in zip(batch, outs, strict=True):
                 if not future.done():
                     future.set_result(generation)
+
+
+def _rate(count: float, seconds: float) -> float:
+    return round(count / seconds, 2) if seconds else 0.0
 
 
 def load_model_policy(spec: str | Path, settings: GenerationSettings = GenerationSettings(),

@@ -42,10 +42,13 @@ async def play(policy, fixture_dir) -> list[dict]:
 
 
 def test_the_openai_policy_through_the_server_plays_the_in_process_steps(policy, fixture_dir):
-    longer = ModelPolicy(policy.model, policy.tokenizer, policy.kind, policy.name,
-                         GenerationSettings(max_new_tokens=32))  # whole calls, not cut ones
-    local = asyncio.run(play(longer, fixture_dir))
-    with running_server(create_app(serve_config(), longer)) as url:
+    def longer() -> ModelPolicy:  # whole calls, not cut ones; each side its own prefix cache,
+        # so both compute the same prefills (a prefix the other side cached rounds differently)
+        return ModelPolicy(policy.model, policy.tokenizer, policy.kind, policy.name,
+                           GenerationSettings(max_new_tokens=32))
+
+    local = asyncio.run(play(longer(), fixture_dir))
+    with running_server(create_app(serve_config(), longer())) as url:
         client = OpenAIClient(ClientConfig(base_url=f"{url}/v1", model="pagescout", retries=0,
                                            max_tokens=32))
         served = asyncio.run(play(OpenAIPolicy(client), fixture_dir))
