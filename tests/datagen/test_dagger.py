@@ -58,7 +58,8 @@ def test_dagger_labels_the_students_states_and_build_accepts_them(tiny_checkpoin
         assert first["dagger"]["by"] in ("student", "oracle")
     yaml = tmp_path / "build.yaml"
     yaml.write_text(f"build:\n  input: [{out / 'train'}]\n  source: miniwob\n"
-                    "  splits: {by: holdout, test_websites: [], test_task_percent: 0}\n")
+                    "  splits: {by: holdout, test_websites: [], test_task_percent: 0}\n"
+                    "  paraphrases: {per_step: 0}\n")  # one record per labelled step
     assert cli.main(["build", "--config", str(yaml), "--output-dir", str(tmp_path / "data")]) == 0
     built = json.loads((tmp_path / "data" / "manifest.json").read_text())
     assert built["accepted"] == stats["labelled_steps"]

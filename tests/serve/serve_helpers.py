@@ -22,8 +22,8 @@ class ScriptedPolicy(ModelPolicy):
 
     def __init__(self, tokenizer, reply=lambda messages: CLICK, delay_s: float = 0.0,
                  batch_size: int = 8) -> None:
-        super().__init__(None, tokenizer, "trained", "scripted",
-                         GenerationSettings(max_new_tokens=12, batch_size=batch_size))
+        super().__init__(None, tokenizer, "trained", "scripted",  # no weights: no bf16 copy
+                         GenerationSettings(max_new_tokens=12, batch_size=batch_size, bf16=False))
         self.reply, self.delay_s, self.batch_sizes = reply, delay_s, []
 
     def generate_now(self, conversations, max_new_tokens=None):
