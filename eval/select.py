@@ -62,11 +62,10 @@ def check_select(cfg: EvalConfig, tasks: list[str]) -> None:
 def select(cfg: EvalConfig, evaluate: Any = None) -> dict[str, Any]:
     """Play the validation episodes per checkpoint, write select.json/.md; returns the
     selection. ``evaluate`` runs one eval config (``eval.run.main``; tests pass their own)."""
-    from datagen.miniwob.heldout import HELDOUT_TASKS
-    from datagen.miniwob.policies import POLICIES
+    from datagen.miniwob.config import playable_tasks
     from eval.run import main as run_eval
 
-    tasks = cfg.miniwob.tasks or sorted(set(POLICIES) - set(HELDOUT_TASKS))
+    tasks = cfg.miniwob.tasks or playable_tasks("train")
     check_select(cfg, tasks)
     evaluate = evaluate or run_eval
     out = Path(cfg.output_dir)

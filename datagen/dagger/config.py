@@ -5,9 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from datagen.miniwob.config import _SPLIT_NAME
-from datagen.miniwob.heldout import HELDOUT_TASKS, heldout_in, is_training_split, refusal
-from datagen.miniwob.policies import POLICIES
+from datagen.miniwob.config import _SPLIT_NAME, playable_tasks, task_problems
 from pipeline.agent.model_policy import GenerationSettings
 from pipeline.agent.modes import MODES
 from pipeline.live.browser import BrowserConfig
@@ -46,22 +44,13 @@ class DaggerConfig:
     browser: BrowserConfig = field(default_factory=BrowserConfig)
 
     def task_names(self) -> list[str]:
-        if self.tasks is not None:
-            return list(self.tasks)
-        training = is_training_split(self.split)
-        return [t for t in sorted(POLICIES) if not (training and t in HELDOUT_TASKS)]
+        return list(self.tasks) if self.tasks is not None else playable_tasks(self.split)
 
     def validate(self) -> list[str]:
         problems = []
         if not self.checkpoint:
             problems.append("checkpoint: give the student, e.g. checkpoint=outputs/demo/train")
-        unknown = [t for t in self.tasks or [] if t not in POLICIES]
-        if unknown:
-            problems.append(f"tasks: no oracle policy for {', '.join(unknown)} (covered: "
-                            f"{', '.join(sorted(POLICIES))})")
-        held = heldout_in(self.tasks or []) if is_training_split(self.split) else []
-        if held:
-            problems.append(refusal(held, "tasks", self.split))
+        problems += task_problems(self.tasks, self.split)
         if not self.task_names():
             problems.append("tasks: nothing to play")
         if not _SPLIT_NAME.match(self.split):

@@ -12,6 +12,26 @@ from pipeline.live.browser import BrowserConfig
 _SPLIT_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
+def playable_tasks(split: str) -> list[str]:
+    """What ``tasks: null`` plays into ``split``: every task with an oracle policy, but the
+    held-out ones when ``split`` is a training split (record, dagger; select on "train")."""
+    training = is_training_split(split)
+    return [t for t in sorted(POLICIES) if not (training and t in HELDOUT_TASKS)]
+
+
+def task_problems(tasks: list[str] | None, split: str) -> list[str]:
+    """Named tasks without an oracle policy, and held-out tasks asked of a training split."""
+    problems = []
+    unknown = [t for t in tasks or [] if t not in POLICIES]
+    if unknown:
+        problems.append(f"tasks: no oracle policy for {', '.join(unknown)} (covered: "
+                        f"{', '.join(sorted(POLICIES))})")
+    held = heldout_in(tasks or []) if is_training_split(split) else []
+    if held:
+        problems.append(refusal(held, "tasks", split))
+    return problems
+
+
 @dataclass
 class RecordConfig:
     output_dir: str = "outputs/datagen/miniwob"
@@ -31,27 +51,18 @@ class RecordConfig:
     browser: BrowserConfig = field(default_factory=BrowserConfig)
 
     def task_names(self) -> list[str]:
-        if self.tasks is not None:
-            return list(self.tasks)
-        return [t for t in sorted(POLICIES) if t not in self.skipped_heldout()]
+        return list(self.tasks) if self.tasks is not None else playable_tasks(self.split)
 
     def skipped_heldout(self) -> list[str]:
         """Covered tasks ``tasks: null`` leaves out because the split is a training split."""
-        if self.tasks is not None or not is_training_split(self.split):
+        if self.tasks is not None:
             return []
-        return sorted(set(POLICIES) & set(HELDOUT_TASKS))
+        return sorted(set(POLICIES) - set(playable_tasks(self.split)))
 
     def validate(self) -> list[str]:
-        problems = []
-        unknown = [t for t in self.task_names() if t not in POLICIES]
-        if unknown:
-            problems.append(f"tasks: no oracle policy for {', '.join(unknown)} (covered: "
-                            f"{', '.join(sorted(POLICIES))})")
+        problems = task_problems(self.tasks, self.split)
         if self.tasks is not None and not self.tasks:
             problems.append("tasks: empty list; use null for every covered task")
-        held = heldout_in(self.tasks or []) if is_training_split(self.split) else []
-        if held:
-            problems.append(refusal(held, "tasks", self.split))
         if not _SPLIT_NAME.match(self.split):
             problems.append(f"split: {self.split!r} must be a folder name such as train")
         for key in ("seeds_per_task", "tasks_per_file", "max_steps", "episode_max_time_ms",
