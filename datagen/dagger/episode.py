@@ -22,11 +22,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from datagen.miniwob.dump import act_operation
 from datagen.miniwob.episode import perform, settle_target
 from datagen.miniwob.policies import Act, PolicyError
 from datagen.miniwob.policies.restart import next_label
+from datagen.records import Operation
 from datagen.teachers.base import target_refs
 from datagen.teachers.oracle import action_call
+from datagen.verify.execution_stage import operation_matches, value_problem
 from pipeline.agent.conversation import opening
 from pipeline.agent.history import history_line
 from pipeline.agent.loop import StepLimits, StepOutcome, play_step
@@ -35,15 +38,12 @@ from pipeline.agent.modes import Mode
 from pipeline.agent.policy import Policy, Situation
 from pipeline.agent.progress import PreviousStep
 from pipeline.distill.model import DistilledPage
-from pipeline.html.mind2web_format import action_repr, drag_value, operation
+from pipeline.html.mind2web_format import action_repr
 from pipeline.live.actions import LiveActions
 from pipeline.live.miniwob import Episode, EpisodeResult, episode_result
 from pipeline.page_state import PageState
 from pipeline.tools import ToolCall
 
-_OPS = {"CLICK": "click", "TYPE": "type", "SELECT": "select"}
-_EXTENSION_TOOLS = {"HOVER": "hover", "SCROLL": "scroll", "DRAG": "drag", "CLEAR": "clear",
-                    "PRESS": "press"}
 ELEMENT_ARGUMENTS = ("index", "to_index")  # the arguments of a call that name elements by ref
 
 
@@ -158,20 +158,15 @@ async def _execute(env: MiniwobEnvironment, outcome: StepOutcome, page: Distille
         elements = {key: page.backend_id(action.arguments[key]) for key in ELEMENT_ARGUMENTS
                     if key in action.arguments}
         return LabelledStep(page.state, target, act, line, "student", line,
-                            agrees(action, page, act, target), action,
+                            agrees(action, page, act, target, drop), action,
                             {k: v for k, v in elements.items() if v is not None}, drop)
     student = history_line(action, page) if action is not None and result is not None \
         and result.ok else f"(no action: {outcome.stop})"
     done = await perform(env.actions, act, target, drop)
     env.acted = env.acted or done.ok
-    executed = action_repr(page.state, target, label_operation(act, drop)) if done.ok else ""
+    executed = action_repr(page.state, target, act_operation(act, drop)) if done.ok else ""
     return LabelledStep(page.state, target, act, executed, "oracle",
                         student if done.ok else done.message, False, drop=drop)
-
-
-def label_operation(act: Act, drop: int | None) -> dict[str, str]:
-    """The Mind2Web operation of the oracle's act (a drag onto an element: ``to:<drop id>``)."""
-    return operation(act.op, act.value if drop is None else drag_value(drop), act.original_op)
 
 
 def executed_call(step: LabelledStep, page: DistilledPage) -> ToolCall | None:
@@ -183,16 +178,18 @@ def executed_call(step: LabelledStep, page: DistilledPage) -> ToolCall | None:
     refs = target_refs(page, [step.target])
     if not refs:
         return None
-    op = label_operation(step.act, step.drop)
+    op = act_operation(step.act, step.drop)
     return action_call(op["op"], refs[0], op["value"], op["original_op"], page)
 
 
-def agrees(call: ToolCall, page: DistilledPage, act: Act, target: int) -> bool:
-    """Whether the student's executed call is the oracle's act (same element, op and value)."""
-    args = call.arguments
-    if act.original_op == "ENTER":
-        return call.name == "press" and args.get("key") == "Enter"
-    tool = _EXTENSION_TOOLS.get(act.original_op, _OPS[act.op])
-    if call.name != tool or page.backend_id(args.get("index", -1)) != target:
+def agrees(call: ToolCall, page: DistilledPage, act: Act, target: int, drop: int | None) -> bool:
+    """Whether the student's executed call is the oracle's act, by the verifier's test of a
+    training step's action: the same operation, then the same key, or element and value."""
+    op = act_operation(act, drop)
+    operation = Operation(op["op"], op["value"], op["original_op"])
+    if not operation_matches(call, operation):
         return False
-    return act.op == "CLICK" or args.get("text", args.get("option")) == act.value
+    if call.name == "press":  # Enter for an ENTER act, the act's own key for a PRESS
+        return call.arguments.get("key") == (act.value if act.original_op == "PRESS" else "Enter")
+    return (page.backend_id(call.arguments.get("index", -1)) == target
+            and value_problem(call, operation, page) is None)

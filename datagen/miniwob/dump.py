@@ -18,6 +18,7 @@ from datagen.mind2web.writer import (
     task_record,
 )
 from datagen.miniwob.episode import CapturedStep, EpisodeRun
+from datagen.miniwob.policies import Act
 from pipeline.html.mind2web_format import action_repr, drag_value, operation
 from pipeline.live.miniwob import Episode
 from pipeline.page_state import PageState
@@ -74,9 +75,12 @@ def _actions(task_id: str, steps: Sequence[CapturedStep | LabelledStep]) -> Iter
     """(action uid, canonical page, canonical target, Mind2Web operation, step) per step; a drag
     onto an element holds the drop target's canonical id in its value."""
     for i, (state, target, step, drop) in enumerate(canonical_steps(steps)):
-        value = step.act.value if drop is None else drag_value(drop)
-        yield f"{task_id}-a{i}", state, target, operation(step.act.op, value,
-                                                          step.act.original_op), step
+        yield f"{task_id}-a{i}", state, target, act_operation(step.act, drop), step
+
+
+def act_operation(act: Act, drop: int | None) -> dict[str, str]:
+    """The Mind2Web operation of an oracle act (a drag onto an element: ``to:<drop id>``)."""
+    return operation(act.op, act.value if drop is None else drag_value(drop), act.original_op)
 
 
 def _executed(step: LabelledStep, ids: dict[int, int]) -> dict | None:

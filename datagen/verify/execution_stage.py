@@ -73,7 +73,7 @@ def _first_problem(conversation: Conversation, step: Step, page: DistilledPage, 
                 f"top {top_k}" + ("" if mode == "query_only" else " nor did the observation"))
     if ref not in targets:
         return f"wrong_element: [{ref}] is not a positive {sorted(targets)}"
-    return _value_problem(action, step.operation, page)
+    return value_problem(action, step.operation, page)
 
 
 def positive_refs(page: DistilledPage, positives: list[int]) -> set[int]:
@@ -151,7 +151,8 @@ def option_matches(chosen: str, expected: str, options: list[tuple[str, str]]) -
                for text, value in options)
 
 
-def _value_problem(action: ToolCall, operation: Operation, page: DistilledPage) -> str | None:
+def value_problem(action: ToolCall, operation: Operation, page: DistilledPage) -> str | None:
+    """Why a type/select action's value is not the operation's (None: it is, or none applies)."""
     if operation.op == "TYPE":
         typed = action.arguments["text"]
         if not values_match_text(typed, operation.value):
