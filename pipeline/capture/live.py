@@ -40,8 +40,9 @@ PAGE_INFO_JS = """async (settleMs) => {
     for (const img of document.images) if (!img.complete) waits.push(img.decode().catch(() => {}));
     for (const el of document.querySelectorAll("body *")) {
       if (!(el instanceof HTMLElement) || el instanceof HTMLImageElement || el.offsetWidth) continue;
+      if (!el.getClientRects().length) continue;  // not rendered (display: none, or inside one)
       const style = getComputedStyle(el);
-      if (style.display === "none" || !style.content.includes("url(")) continue;
+      if (!style.content.includes("url(")) continue;
       for (const [, src] of style.content.matchAll(/url\\("?([^")]+)"?\\)/g)) {
         const image = new Image();
         image.src = src;
