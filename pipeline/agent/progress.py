@@ -84,11 +84,6 @@ def effect_line(previous: PreviousStep | None, page: DistilledPage) -> str:
     return HEAD + "; ".join(parts) + "."
 
 
-def page_lines(page: DistilledPage) -> list[str]:
-    """The page's flat rendering as lines without refs: what stays equal when nothing changed."""
-    return [bare for _, bare, _ in _lines(page)]
-
-
 def _lines(page: DistilledPage) -> list[tuple[str, str, int | None]]:
     """Every item of the flat rendering (whole page, no indent): (as rendered, as compared: an
     element without its ref, a text with its digits masked; the element's ref). Kept on the
