@@ -20,7 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from datagen.miniwob.dump import subdomain
+from datagen.miniwob.heldout import family_of
 from eval.config import TEST_SEEDS, VALIDATION_SEEDS, EvalConfig
 from eval.journal import Journal
 from eval.results import by
@@ -120,7 +120,7 @@ def checkpoint_figures(episodes: list[dict[str, Any]]) -> dict[str, Any]:
 
     return {**figures(episodes),
             "families": {k: figures(v) for k, v in
-                         sorted(by(episodes, lambda r: subdomain(r["task"])).items())},
+                         sorted(by(episodes, lambda r: family_of(r["task"])).items())},
             "tasks": {k: figures(v) for k, v in sorted(by(episodes, lambda r: r["task"]).items())}}
 
 

@@ -18,6 +18,7 @@ from datagen.mind2web.writer import (
     task_record,
 )
 from datagen.miniwob.episode import CapturedStep, EpisodeRun
+from datagen.miniwob.heldout import family_of
 from datagen.miniwob.policies import Act
 from pipeline.html.mind2web_format import action_repr, drag_value, operation
 from pipeline.live.miniwob import Episode
@@ -33,11 +34,6 @@ def annotation_id(task: str, seed: int) -> str:
     return f"miniwob-{task}-s{seed}"
 
 
-def subdomain(task: str) -> str:
-    """The task family: ``click-tab-2`` -> ``click``, ``email-inbox-delete`` -> ``email``."""
-    return task.split("-", 1)[0]
-
-
 def episode_task(run: EpisodeRun, max_negatives: int) -> dict:
     """The Mind2Web task of a successful episode."""
     episode = run.episode
@@ -48,7 +44,7 @@ def episode_task(run: EpisodeRun, max_negatives: int) -> dict:
         actions.append(action_record(uid, state, target, op, negatives))
         reprs.append(action_repr(state, target, op))
     return task_record(task_id, website=episode.task, domain=DOMAIN,
-                       subdomain=subdomain(episode.task), confirmed_task=episode.utterance,
+                       subdomain=family_of(episode.task), confirmed_task=episode.utterance,
                        action_reprs=reprs, actions=actions)
 
 
@@ -67,7 +63,7 @@ def dagger_task(episode: Episode, steps: list[LabelledStep], max_negatives: int)
                                    "agreed": step.agreed,
                                    "executed": _executed(step, ids)}})
     return task_record(task_id, website=episode.task, domain=DOMAIN,
-                       subdomain=subdomain(episode.task), confirmed_task=episode.utterance,
+                       subdomain=family_of(episode.task), confirmed_task=episode.utterance,
                        action_reprs=[s.executed for s in steps], actions=actions)
 
 

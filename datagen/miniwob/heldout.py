@@ -81,7 +81,8 @@ def unit_of(task: str) -> str:
 
 
 def family_of(task: str) -> str:
-    """The task's family: the first word of its name (``email-inbox-reply`` -> ``email``)."""
+    """The task's family: the first word of its name (``email-inbox-reply`` -> ``email``); also
+    the ``subdomain`` of the task files the recorder writes."""
     return task.split("-", 1)[0]
 
 
