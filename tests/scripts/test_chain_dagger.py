@@ -14,7 +14,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 from chain import load_stages
 
-NOT_YET = ("no such file or folder", "does not exist", "holds no adapter")
+# an input an earlier stage has not written yet: missing, or a folder it is still filling
+NOT_YET = ("no such file or folder", "does not exist", "holds no adapter",
+           "holds no .json or .json.gz task files")
 
 
 def accepted(command: list[str]) -> None:
