@@ -19,6 +19,7 @@ import zlib
 from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from pipeline.errors import FormatError
 
@@ -107,6 +108,18 @@ class PageState:
 
     def __post_init__(self) -> None:
         link_children(self.nodes)
+
+    @property
+    def shown_url(self) -> str:
+        """The URL as observations show it: empty for ``about:blank`` (a page loaded from HTML,
+        as every Mind2Web step is) and for a loopback server (a local test server's random
+        port is noise to a model, and recorded MiniWoB++ steps have no URL to match it)."""
+        if not self.url or self.url.startswith("about:"):
+            return ""
+        host = urlsplit(self.url).hostname or ""
+        if host == "localhost" or host == "::1" or host.startswith("127."):
+            return ""
+        return self.url
 
     # --- navigation helpers -------------------------------------------------------------
     @property

@@ -46,7 +46,7 @@ def observe(page: DistilledPage, mode: Mode, previous: DistilledPage | None = No
 
 def full_observation(page: DistilledPage, previous: DistilledPage | None = None) -> str:
     state = page.state
-    head = [f'Page: "{state.title}" {state.url}', scroll_line(page), "Elements:"]
+    head = [f'Page: "{state.title}" {state.shown_url}'.rstrip(), scroll_line(page), "Elements:"]
     return "\n".join([line for line in head if line] + [render_flat(page, previous=previous)])
 
 

@@ -46,7 +46,7 @@ def page_overview(page: DistilledPage) -> str:
     index = index_for(page)
     state = page.state
     title = f'"{state.title}" ' if state.title else ""
-    lines = [f"Page: {title}{state.url}".rstrip(), scroll_line(page)]
+    lines = [f"Page: {title}{state.shown_url}".rstrip(), scroll_line(page)]
     lines.append(f"Elements: {len(page.refs)} ({kind_counts(index, page.refs)})" if page.refs
                  else "Elements: none")  # fmt: skip
     lines.extend(_landmark_lines(index))

@@ -80,7 +80,7 @@ def render_outline(
 
 def _title(page: DistilledPage) -> str:
     title = f' "{page.state.title}"' if page.state.title else ""
-    return f"=== PAGE OUTLINE ==={title} {page.state.url}".rstrip()
+    return f"=== PAGE OUTLINE ==={title} {page.state.shown_url}".rstrip()
 
 
 def _header(page: DistilledPage, landmark: Landmark, collapsed: bool) -> str:

@@ -206,7 +206,8 @@ class SessionPool:
     def _browser_died(self, browser: Any) -> None:
         for session in self.sessions.values():
             if session.context.browser is browser or session.context.browser is None:
-                self._fail(session, "the browser crashed or was killed")
+                # the cause, over a "page crashed" its renderer's death may have reported first
+                session.error = "the browser crashed or was killed"
         if self._browser is browser:
             self._browser = None
 
