@@ -17,6 +17,7 @@ from typing import Any
 from common import REPO, markdown_table
 from report_eval import EVAL_RESULTS, eval_sections
 from report_oracle import ORACLE_RESULTS, oracle_section
+from report_recipe import RECIPE_RESULTS, recipe_section
 from report_reliability import RELIABILITY_RESULTS, reliability_sections
 from report_serve import SERVE_RESULTS, serve_section
 from report_unseen import UNSEEN_RESULTS, unseen_sections
@@ -30,7 +31,7 @@ ISSUE_OF = {"serializer": 2, "html": 2, "memory": 2, "query": 3, "retrieval": 3,
 def load_results(folder: Path) -> dict[str, dict[str, Any] | None]:
     out = {}
     for name in (RESULTS + EVAL_RESULTS + UNSEEN_RESULTS + RELIABILITY_RESULTS + SERVE_RESULTS
-                 + ORACLE_RESULTS):
+                 + ORACLE_RESULTS + RECIPE_RESULTS):
         path = folder / f"{name}.json"
         out[name] = json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
     return out
@@ -336,6 +337,7 @@ def build(results: dict[str, dict[str, Any] | None]) -> str:
               *reliability_sections(results)]
     parts += ["", *serve_section(results["serve"])]
     parts += ["", *oracle_section(results["oracle"])]
+    parts += ["", *recipe_section(results["recipe"])]
     if NOTES.exists():
         parts += ["", "## Notes", "", NOTES.read_text(encoding="utf-8").strip()]
     return "\n".join(parts).rstrip() + "\n"

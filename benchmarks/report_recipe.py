@@ -1,0 +1,54 @@
+"""The DAgger recipe's section of docs/BENCHMARKS.md (issue 18), from ``recipe.json``.
+
+    parts += recipe_section(results["recipe"])   # written by benchmarks/recipe_benchmark.py
+
+Issue 18's targets, the stages' times, the two training rounds, the DAgger stage's episodes,
+round 1 against round 2 on the validation seeds per task family, and the winner on the test
+seeds with trained and held-out tasks apart.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from common import markdown_table
+from report_eval import eval_section
+
+from eval.select import select_markdown
+
+RECIPE_RESULTS = ("recipe",)
+TITLE = "On-policy data: the DAgger recipe (issue 18)"
+
+
+def recipe_section(recipe: dict[str, Any] | None) -> list[str]:
+    out = [f"## {TITLE}", ""]
+    if recipe is None:
+        return out + [("_`benchmarks/results/recipe.json` is missing: that benchmark has not "
+                      "run._"), ""]
+    verdict = {True: "met", False: "NOT met", None: "not measured"}
+    out += [(f"Command: `{recipe['command']}` at `{recipe['commit']}` on `{recipe['chain']}` "
+            f"(1-minute load average {recipe['machine'].get('load_avg_1m')})."), "",
+            markdown_table(["target", "goal", "measured", "verdict", "gap"],
+                           [[t["name"], t["target"], t["measured"], verdict[t["met"]], t["gap"]]
+                            for t in recipe["targets"]]), "",
+            "Stage times (wall seconds on this machine):", "",
+            markdown_table(list(recipe["stage_seconds"]), [list(recipe["stage_seconds"].values())]),
+            "", "Training rounds (held-out turns of the dataset's test split):", "",
+            markdown_table(["round", "records", "steps", "s/step", "exact calls", "valid calls",
+                            "turns"],
+                           [[name, r["records"], r["steps"], r["seconds_per_step"],
+                             _percent(r["exact_call_match"]), _percent(r["valid_call_rate"]),
+                             r["held_out_turns"]] for name, r in recipe["rounds"].items()]), ""]
+    d = recipe["dagger"]
+    out += [(f"DAgger round: the round-1 student played {d['episodes']} episodes "
+            f"({d['solved']} solved, {d['seconds_per_episode']:.1f} s each); the oracle labelled "
+            f"{d['labelled_steps']} steps; the student's action agreed with the oracle's on "
+            f"{d['agreed']} of {d['student_actions']}."), ""]
+    selection = select_markdown(recipe["select"]).splitlines()[1:]  # without its own title
+    out += ["Round 1 against round 2 on the validation seeds (`eval select`):", *selection, ""]
+    out += ["The winner on the test seeds:", ""]
+    return out + eval_section("", recipe, "recipe")[2:]  # without its heading
+
+
+def _percent(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.1f}%"
