@@ -20,7 +20,8 @@ ABOUT = (
     "without it: no listener or cursor evidence) and `cleaned` (cleaned_html only). Parts: "
     "`tuned` (the families the engine was tuned on), `held-out` (a quarter of datagen's families, "
     "chosen by hash before the first measurement and never looked at) and `new` (families "
-    "datagen has no policy for, recorded by `benchmarks/unseen_policies.py` after the tuning). "
+    "datagen has no policy for, recorded by `benchmarks/unseen_policies.py` after the first "
+    "tuning round; a second round read their misses too, see the notes). "
     "Recall is `query_for_step` from the task alone; `ovl` ranks every element of the page by "
     "shared task words."
 )

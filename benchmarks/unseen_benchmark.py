@@ -37,6 +37,7 @@ from unseen_cases import KS, TUNING_POOL, VARIANTS, iter_cases, measure
 from unseen_policies import record_extra
 
 RECORD_SEED = 5000
+RECORD_SPLIT = "test_task"  # no training split: datagen records held-out tasks into it too
 REFLESS_TARGET = 0.05
 RECALL_TARGETS = {1: 0.65, 5: 0.95}
 
@@ -49,7 +50,7 @@ def record(dump: Path, seeds: int) -> None:
     config = load_config(RecordConfig, "configs/datagen/miniwob.yaml", section="record",
                          overrides=[f"output_dir={dump}", f"seed={RECORD_SEED}",
                                     f"seeds_per_task={seeds}", f"tasks=[{tasks}]",
-                                    "split=test_task"])  # no training split: held-out tasks too
+                                    f"split={RECORD_SPLIT}"])
     run_record(config)
 
 
@@ -135,12 +136,12 @@ def main() -> None:
     parser.add_argument("--out", default="benchmarks/results/unseen.json")
     args = parser.parse_args()
     dump = Path(args.dump)
-    if not (dump / "train").is_dir():
+    if not (dump / RECORD_SPLIT).is_dir():
         record(dump, args.seeds)
     extra = Path(args.extra)
     if not (extra / "train").is_dir():
         record_extra(extra, args.seeds)
-    cases = list(iter_cases(dump / "train")) + list(iter_cases(extra / "train"))
+    cases = list(iter_cases(dump / RECORD_SPLIT)) + list(iter_cases(extra / "train"))
     rows = [measure(case, variant)
             for case in tqdm(cases, desc="steps", unit="step") for variant in args.variants]
     summary, per_family = groups(rows), families(rows)

@@ -17,6 +17,10 @@ any mere icons) takes the ref from it (the outer element is what carries the han
 page whose kept elements show no interactivity at all falls back to a wider tier (every short
 text element) and says so in the pass report's note.
 
+An element marked ``role="presentation"``/``none`` right inside an element with an interactive
+role gets no tier whatever it is (jQuery UI's tab anchor inside its ``role=tab`` item): the
+author says the parent is the control, and one control is one ref.
+
 ``propagating_bounds`` clears the tier of elements lying (almost) entirely inside a clickable
 parent (``a``, ``button``, role button/link): clicking them is clicking the parent. Form controls,
 other clickable parents and widget roles inside it keep their own refs.
@@ -45,6 +49,7 @@ _OWN_REF_ROLES = frozenset(
     {"checkbox", "radio", "switch", "textbox", "searchbox", "combobox", "slider", "spinbutton"}
 )
 _EDITABLE = frozenset({"", "true", "plaintext-only"})
+_PRESENTATIONAL = frozenset({"presentation", "none"})
 
 
 def _tabindex(attrs: dict[str, str]) -> int | None:
@@ -84,9 +89,21 @@ def _non_semantic(node: Node, work: Work) -> bool:
     return ("aria-label" in attrs or "title" in attrs) and 10 <= w <= 50 and 10 <= h <= 50
 
 
+def _presentational_part(node: Node, nodes: list[Node]) -> bool:
+    """Marked ``role="presentation"``/``none`` right inside an element with an interactive role
+    (jQuery UI's tab anchor inside its ``role=tab`` item): the author's word that the parent is
+    the control and this is its content, even where ARIA keeps a focusable element's own role."""
+    if node.attributes.get("role", "").strip().lower() not in _PRESENTATIONAL:
+        return False
+    parent = nodes[node.parent] if node.parent is not None else None
+    return parent is not None and parent.role in INTERACTIVE_ROLES
+
+
 def tier_of(node: Node, work: Work) -> Tier | None:
-    """The interactivity tier of one element, from its own facts only."""
+    """The interactivity tier of one element, from its own facts and its parent's role."""
     if not node.is_element or node.tag in _NEVER_TAGS:
+        return None
+    if _presentational_part(node, work.state.nodes):
         return None
     if _semantic(node, work.state.nodes):
         return "semantic"
@@ -141,12 +158,14 @@ def _set_tier(work: Work, dnode: DNode, tier: Tier | None) -> None:
 
 
 def _candidates(work: Work, root: DNode) -> list[DNode]:
-    """Kept, shown, untiered elements (labels and never-tags aside), in pre-order."""
+    """Kept, shown, untiered elements (labels, never-tags and presentational parts aside), in
+    pre-order."""
     nodes = work.state.nodes
     return [d for d in preorder(root)
             if not d.is_text and d.tier is None and d.node_id not in work.muted
             and nodes[d.node_id].is_element and nodes[d.node_id].tag not in _NEVER_TAGS
-            and nodes[d.node_id].tag != "label"]  # fmt: skip
+            and nodes[d.node_id].tag != "label"
+            and not _presentational_part(nodes[d.node_id], nodes)]  # fmt: skip
 
 
 def _markup_tiers(work: Work, root: DNode) -> int:

@@ -12,13 +12,18 @@ the two apart (not a live capture, and no element marked clickable). Only then d
 - words of the class and id that name something one clicks (``btn``, ``link``, ``item``, ``tab``,
   ``header``, ``toggle``, ``menu``, ``close``, ``star``, ``reply``, ``trash``, ``folder``, ...),
   matched as words of the name (``email-reply``, ``navLink``, ``alink``, ``ui-accordion-header``)
-  and ignored when one word sits on so many elements of the page that it is a wrapper's name;
+  and ignored when one word sits on so many elements of the page that it is a wrapper's or a
+  list row's name -- except on an element set inside running text (text beside it in its
+  parent: every linked word of a paragraph), where the class marks that word;
 - SVG shapes, texts and groups (``<g>``) with an id or a class (the parts of a chart, the slices
   of a pie menu; the noise pass keeps them inside an ``<svg>`` for such sources,
   ``marked_svg_parts``);
 - an element whose whole text is a command ("Submit", "OK", "Cancel", "Next", "Reply", ...), or
   is short and coloured apart from the text around it (where colours are known: computed or
   inline styles);
+- an empty element painted with a background of its own, apart from the one around it, and of a
+  swatch's size where its box or its style's size is known (a colour swatch, a button drawn in
+  CSS; not a rule, nor a panel or an overlay);
 - in cleaned_html, an element kept with neither text nor children: the cleaner drops such nodes
   unless they are candidates, so it is an icon or a control.
 
@@ -63,6 +68,11 @@ _COMMAND_TAGS = frozenset({"span", "div", "li", "td", "i", "b", "em", "strong", 
 _EMPTY_IS_CANDIDATE = frozenset({"span", "div", "i", "svg", "img", "li", "td", "a", "em", "b"})
 FLOOD_SHARE = 0.25  # a class word on more than this share of the elements names a wrapper
 FLOOD_MIN = 20  # ... once it sits on at least this many
+# px: a painted empty box with a side under the first is a rule or a dot, over the second a
+# panel, an overlay or a banner
+SWATCH_SIDES = (8, 64)
+_UNPAINTED = frozenset({"", "transparent", "none", "inherit", "initial", "unset",
+                        "rgba(0,0,0,0)"})
 FALLBACK_MAX_TEXT = 80
 COLOURED_MAX_TEXT = 40  # a command text or a coloured word is short
 _SPLIT = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])")
@@ -123,28 +133,82 @@ def markup_clickable(node: Node, state: PageState, cues: MarkupCues) -> bool:
         return True
     if tag in SVG_SHAPES and ("id" in attrs or "class" in attrs) and _in_svg(node, state):
         return True
-    if any(w is not None and w not in cues.flooded for w in _class_words(node)):
+    words = [w for w in _class_words(node) if w is not None]
+    if words and (any(w not in cues.flooded for w in words) or _in_running_text(node, state)):
         return True
     if cues.cleaned and not node.children and tag in _EMPTY_IS_CANDIDATE:
         return True
     if tag not in _COMMAND_TAGS or node.role is not None:
         return False
+    if not node.children:
+        return _swatch(node, state)
     text = own_text(node, state)
     if not text or len(text) > COLOURED_MAX_TEXT:
         return False
-    return " ".join(text.lower().split()).strip(" .!") in COMMAND_TEXTS or _coloured(node, state)
+    return (" ".join(text.lower().split()).strip(" .!") in COMMAND_TEXTS
+            or _painted_apart(node, state, "color", around_unknown=False))
 
 
-def _coloured(node: Node, state: PageState) -> bool:
-    """Its text colour is known and differs from the nearest ancestor's known colour."""
-    colour = style_of(node).get("color")
+def _in_running_text(node: Node, state: PageState) -> bool:
+    """Text (not just spaces) beside the element in its parent: a marked word of a sentence."""
+    if node.parent is None:
+        return False
+    nodes = state.nodes
+    return any(nodes[c].kind == "text" and nodes[c].text.strip()
+               for c in nodes[node.parent].children)
+
+
+def _swatch(node: Node, state: PageState) -> bool:
+    """An empty element with its own background, apart from the one around it, of a swatch's
+    size."""
+    return _swatch_sized(node) and _painted_apart(node, state, "background-color",
+                                                  around_unknown=True)
+
+
+def _swatch_sized(node: Node) -> bool:
+    """Each known side within ``SWATCH_SIDES``: by the box, else by the style's pixel width and
+    height (a side given otherwise, or not at all, is not held against it)."""
+    if node.bounds is not None:
+        sides = [node.bounds[2], node.bounds[3]]
+    else:
+        styles = style_of(node)
+        sides = [p for p in (_pixels(styles.get(k, "")) for k in ("width", "height"))
+                 if p is not None]
+    low, high = SWATCH_SIDES
+    return all(low <= side <= high for side in sides)
+
+
+def _pixels(value: str) -> float | None:
+    """A CSS length in px (or a bare 0) as a number; None for any other (auto, %, em, "")."""
+    value = value.strip()
+    if value == "0":
+        return 0.0
+    try:
+        return float(value.removesuffix("px")) if value.endswith("px") else None
+    except ValueError:
+        return None
+
+
+def _painted_apart(node: Node, state: PageState, prop: str, around_unknown: bool) -> bool:
+    """``prop`` (a colour) is set on the element and differs from the nearest ancestor's;
+    ``around_unknown`` when no ancestor sets it."""
+    colour = _colour(node, prop)
     if not colour:
         return False
     for ancestor in state.ancestors(node.id):
-        around = style_of(state.nodes[ancestor]).get("color")
+        around = _colour(state.nodes[ancestor], prop)
         if around:
-            return around.replace(" ", "") != colour.replace(" ", "")
-    return False
+            return around != colour
+    return around_unknown
+
+
+def _colour(node: Node, prop: str) -> str:
+    """The element's own ``prop`` colour without spaces ("" when unset or transparent); a
+    ``background`` shorthand stands for ``background-color``."""
+    styles = style_of(node)
+    value = styles.get(prop) or (styles.get("background", "") if prop == "background-color" else "")
+    value = value.replace(" ", "").lower()
+    return "" if value in _UNPAINTED else value
 
 
 def own_text(node: Node, state: PageState) -> str:

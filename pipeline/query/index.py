@@ -108,7 +108,7 @@ def build_index(page: DistilledPage) -> PageIndex:
             parents[id(child)] = parent
             if child.is_text:
                 texts[collapse(child.text).lower()] += 1
-    counts = Counts(Counter(entry.label for entry in entries.values()), texts)
+    counts = Counts(_label_counts(entries, parents), texts)
     postings: dict[str, set[int]] = {}
     for entry in entries.values():
         if is_generic(entry, counts):
@@ -130,6 +130,19 @@ def build_index(page: DistilledPage) -> PageIndex:
         ref_by_node=ref_by_node,
         ref_nodes=sorted(ref_by_node),
     )
+
+
+def _label_counts(entries: dict[int, Entry], parents: dict[int, DNode]) -> Counter:
+    """How many refs carry each label; a ref inside another ref with the same label (a wrapper
+    and its control saying the same words) counts once with it, not as a repeat."""
+    counts = Counter(entry.label for entry in entries.values())
+    for entry in entries.values():
+        outer = parents.get(id(entry.dnode))
+        while outer is not None and outer.ref is None:
+            outer = parents.get(id(outer))
+        if outer is not None and entries[outer.ref].label == entry.label:
+            counts[entry.label] -= 1
+    return counts
 
 
 def index_for(page: DistilledPage) -> PageIndex:

@@ -15,9 +15,11 @@ Quoted phrases that name the element weigh most, then the other content words; w
 say *how* to act ("click", "button", "the") are dropped, or become a role filter when the
 operation needs one (typing needs a textbox, selecting a dropdown) and the instruction is a
 single action: a task of several ("enter X and press Submit") gets no role filter, which would
-hide the elements of its later steps. ``query_for_step`` uses what a model also knows at a step
-— how many actions it has taken — to plan only the task's next clause ("press Submit" after the
-text was typed).
+hide the elements of its later steps. A date picked from a calendar is searched as the day the
+calendar shows, and at a lower weight as its month and the calendar's prev/next (``dates``); an
+ordinal ("the 3rd result") names a position, so its number is only a weak word.
+``query_for_step`` uses what a model also knows at a step — how many actions it has taken — to
+plan only the task's next clause ("press Submit" after the text was typed).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from pipeline.query.dates import date_terms, month_terms
 from pipeline.query.text import STOP_WORDS, words
 
 Op = Literal["CLICK", "TYPE", "SELECT"]
@@ -42,10 +45,13 @@ _MARKER = re.compile(r"\b(?:into|in|as|for|under|from|on)\b(.*)$", re.IGNORECASE
 _OPERATION_VERBS = _TYPE_VERBS | _SELECT_VERBS | _CLICK_VERBS | {"submit", "hit"}
 _NOT_NAMING = STOP_WORDS | _ACTION_WORDS | _TYPE_VERBS | _SELECT_VERBS
 _KEYWORD_WEIGHT = 1.0
-_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})/\d{2,4}\b")  # month/day/year, as US tasks write it
 _CONTEXT_WEIGHT = 0.5  # the next clause's naming words, at this share of their weight
 _FAR_CONTEXT_WEIGHT = 0.25  # any other clause's
 _QUOTED_WEIGHT = 3.0
+_MONTH_WEIGHT = 0.5  # a date's month name and a calendar's prev/next: maybe on the way
+# "the 3rd result": a position, which an element may also carry as its label (tab "3", "input 3")
+_ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b", re.IGNORECASE)
+_ORDINAL_WEIGHT = 0.25  # a weak cue: below any word that names the element
 
 
 @dataclass(slots=True)
@@ -77,14 +83,19 @@ def query_from_instruction(
             weights[word] = max(weights.get(word, 0.0), weight)
     for word in date_terms(instruction):  # a calendar shows the day of "12/09/2016" as "9"
         weights.setdefault(word, _KEYWORD_WEIGHT)
+    if op != "TYPE":  # a date picked, not typed: the calendar may have to change month first
+        for word in month_terms(instruction):
+            weights.setdefault(word, _MONTH_WEIGHT)
     if _verb(lowered) == "search":  # "search for X": X is the value, the element a search box
         describing = "search"
     else:
         unquoted = _QUOTED.sub(" ", instruction)
         describing = _after_marker(unquoted) if op != "CLICK" else unquoted
-    for word in words(describing):
+    for word in words(_ORDINAL.sub(" ", describing)):
         if word == "search" or word not in _NOT_NAMING:
             weights.setdefault(word, _KEYWORD_WEIGHT)
+    for number in _ORDINAL.findall(describing):
+        weights.setdefault(number, _ORDINAL_WEIGHT)
     arguments: dict[str, Any] = {"max_results": max_results}
     if weights:
         arguments["keyword_weights"] = weights
@@ -117,14 +128,6 @@ def _names_element(instruction: str, phrase: str) -> bool:
     """A quoted phrase after "into"/"in"/"as"/... names the element ('into the "Name" field')."""
     marker = r"\b(?:into|in|as|for|under|from|on)\s+(?:the\s+)?[\"“”‘’']"
     return re.search(marker + re.escape(phrase), instruction, flags=re.IGNORECASE) is not None
-
-
-def date_terms(text: str) -> list[str]:
-    """The day of each date in ``text`` as a calendar shows it: "12/09/2016" -> "9", and the
-    numbers of the text without leading zeros ("09" -> "9")."""
-    out = [str(int(day)) for _, day in _DATE.findall(text)]
-    out += [str(int(w)) for w in re.findall(r"\b0\d\b", text)]
-    return list(dict.fromkeys(out))
 
 
 def _single_action(lowered: list[str]) -> bool:
@@ -180,6 +183,7 @@ _LEADING_VERBS = frozenset(
 _EXPLORING_VERBS = frozenset({"find", "solve", "navigate", "look", "read", "figure", "scroll"})
 _CLAUSE_SPLIT = re.compile(r",?\s+(?:and\s+)?then\s+|\s+and\s+|;\s*|\.\s+(?=[A-Z])")
 _LEADING_VERB = re.compile(r"^\s*(\w+)\b")
+_PLACEHOLDER = re.compile(r"\x00(\d+)\x00")  # a quoted phrase hidden while the task is split
 
 
 def task_clauses(task: str) -> list[str]:
@@ -188,7 +192,8 @@ def task_clauses(task: str) -> list[str]:
     password "b""), and a verb with a comma list gives one clause per item ("Select a, b, c")."""
     clauses: list[str] = []
     verb = ""
-    for part in (p.strip(" .,") for p in _CLAUSE_SPLIT.split(_protect_quotes(task))):
+    hidden, phrases = _protect_quotes(task)
+    for part in (p.strip(" .,") for p in _CLAUSE_SPLIT.split(hidden)):
         if not part:
             continue
         if _opens_with_verb(part):
@@ -203,7 +208,7 @@ def task_clauses(task: str) -> list[str]:
                                      for item in items[1:]]
         else:
             clauses.append(part)
-    return [_restore_quotes(c) for c in clauses] or [task]
+    return [_restore_quotes(c, phrases) for c in clauses] or [task]
 
 
 def _opens_with_verb(clause: str) -> bool:
@@ -258,10 +263,18 @@ def _exploratory(clause: str) -> bool:
     return not any(word[:1].isupper() for word in clause.split()[1:])
 
 
-def _protect_quotes(text: str) -> str:
-    """Hide separators inside quotes ("a, b" stays one phrase) while splitting."""
-    return _QUOTED.sub(lambda m: m.group(0).replace(",", "\x00").replace(" and ", "\x01"), text)
+def _protect_quotes(text: str) -> tuple[str, list[str]]:
+    """``text`` with the inside of each quoted phrase replaced by a numbered placeholder, so no
+    separator inside quotes splits the task ("a, b", "x and y", "Leo. Tempus"), and the phrases."""
+    phrases: list[str] = []
+
+    def hide(match: re.Match[str]) -> str:
+        whole = match.group(0)
+        phrases.append(whole[1:-1])
+        return f"{whole[0]}\x00{len(phrases) - 1}\x00{whole[-1]}"
+
+    return _QUOTED.sub(hide, text), phrases
 
 
-def _restore_quotes(text: str) -> str:
-    return text.replace("\x00", ",").replace("\x01", " and ")
+def _restore_quotes(text: str, phrases: list[str]) -> str:
+    return _PLACEHOLDER.sub(lambda m: phrases[int(m.group(1))], text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from distill_helpers import page
 
 from pipeline.distill import distill
@@ -13,6 +14,12 @@ from pipeline.query.instruction import query_for_step
 def ref_texts(html: str, **kwargs) -> list[str]:
     dp = distill(page_from_html(html, **kwargs))
     return [dp.state.text_content(d.node_id) or d.tag for d in dp.refs.values()]
+
+
+def ref_attributes(html: str, name: str) -> list[str | None]:
+    """Attribute ``name`` of each ref's element, in ref order."""
+    dp = distill(page_from_html(html))
+    return [dp.state.nodes[d.node_id].attributes.get(name) for d in dp.refs.values()]
 
 
 def test_script_driven_spans_get_refs_by_their_class_words():
@@ -49,9 +56,7 @@ def test_a_wrapper_around_one_control_and_an_icon_takes_the_ref():
     html = ('<body><div class="email-send"><span class="email-reply"><div class="icon"></div>'
             '<div>Reply</div></span><span class="email-forward"><div class="icon"></div>'
             "<div>Forward</div></span></div><p>Body text of the mail</p></body>")
-    dp = distill(page_from_html(html))
-    assert [dp.state.nodes[d.node_id].attributes.get("class") for d in dp.refs.values()] == [
-        "email-reply", "email-forward"]
+    assert ref_attributes(html, "class") == ["email-reply", "email-forward"]
 
 
 def test_svg_shapes_with_an_id_get_refs():
@@ -144,3 +149,45 @@ def test_marked_svg_groups_are_the_clickable_unit():
     dp = distill(page_from_html(f'<body><svg width="50" height="50">{slices}</svg></body>'))
     assert [(d.tag, dp.state.text_content(d.node_id)) for d in dp.refs.values()] == [
         ("g", "A"), ("g", "B")]
+
+
+def test_an_empty_box_painted_apart_from_its_surroundings_is_a_swatch():
+    html = ('<body><div id="area" style="background-color: white">'
+            '<span data-color="blue" style="background-color: rgb(16, 16, 173)"></span>'
+            '<span data-color="red" style="background: red"></span>'
+            '<span style="background-color: white"></span>'  # the colour around it: no swatch
+            '<div style="height: 1px; background-color: #ccc"></div>'  # a rule, not a control
+            '<span style="background-color: transparent"></span></div><p>Pick one</p></body>')
+    assert ref_attributes(html, "data-color") == ["blue", "red"]
+
+
+def test_a_swatch_with_a_known_box_is_neither_a_rule_nor_a_panel():
+    html = ('<html backend_node_id="1"><body backend_node_id="2">'
+            '<span backend_node_id="3" bounding_box_rect="0,0,40,40" style="background-color: red">'
+            '</span><div backend_node_id="4" bounding_box_rect="0,50,300,2" '
+            'style="background-color: gray"></div><div backend_node_id="6" '
+            'bounding_box_rect="0,60,300,200" style="background-color: rgba(0, 0, 0, 0.5)"></div>'
+            '<p backend_node_id="5">Choose</p></body></html>')
+    dp = distill(page_from_html(html, kind="mind2web_raw"))
+    assert [dp.backend_id(ref) for ref in dp.refs] == [3]
+
+
+def test_a_class_word_on_many_words_of_a_sentence_marks_each_of_them():
+    linked = " ".join(f'word <span class="alink">w{i}</span>' for i in range(30))
+    rows = "".join(f'<div class="item-row">row {i}</div>' for i in range(30))
+    classes = ref_attributes(f"<body><p>{linked}</p><div>{rows}</div></body>", "class")
+    assert classes == ["alink"] * 30  # the 30 rows share a flooded word and sit in no sentence
+
+
+TABS = ('<ul role="tablist">' + "".join(
+    f'<li role="tab" aria-controls="tabs-{k}"><a href="#tabs-{k}" role="presentation" '
+    f'tabindex="-1">{k}</a></li>' for k in (1, 2, 3)) + "</ul>")
+
+
+@pytest.mark.parametrize("source", ["html", "live"])
+def test_a_presentational_link_inside_a_tab_leaves_the_ref_to_the_tab(source):
+    state = page_from_html(f"<body>{TABS}</body>") if source == "html" else page(
+        f"<body>{TABS}</body>", source="live")
+    dp = distill(state)
+    assert [(d.tag, dp.state.text_content(d.node_id)) for d in dp.refs.values()] == [
+        ("li", "1"), ("li", "2"), ("li", "3")]

@@ -5,6 +5,8 @@ import re
 import pytest
 from query_helpers import fixture, store
 
+from pipeline.distill import distill
+from pipeline.html.source import page_from_html
 from pipeline.query import build_index, index_for, query_elements
 from pipeline.query import index as index_module
 from pipeline.query.text import joined, terms, words
@@ -281,3 +283,14 @@ def test_a_large_page_that_matches_nothing_lists_the_nearest_spellings():
     assert found.total == 0 and found.refs[0] == 31
     assert "Nearest by spelling (no word matched" in found.text
     assert query_elements(large, text="zzzz qqq").refs == []  # nothing near: no list
+
+
+def test_a_wrapper_and_its_control_saying_the_same_words_are_not_a_repeat():
+    page = distill(page_from_html(
+        '<body><h3 role="tab">Section #36</h3><div><p>Lorem ipsum</p></div>'
+        '<p role="tab"><button id="subbtn">Submit</button></p></body>'))
+    index = index_for(page)
+    button = next(e for e in index.entries.values() if e.node.tag == "button")
+    assert button.context == ""  # "Submit" is said once: no card context to tell it apart
+    result = query_elements(page, keyword_weights={"section": 1.0, "submit": 0.5})
+    assert page.refs[result.refs[0]].tag == "h3"

@@ -82,7 +82,8 @@ def test_a_step_of_a_longer_task_prefers_the_role_and_searches_the_other_clauses
 
 
 def test_a_date_is_searched_as_the_day_a_calendar_shows():
-    from pipeline.query.instruction import date_terms, query_for_step
+    from pipeline.query.dates import date_terms
+    from pipeline.query.instruction import query_for_step
 
     assert date_terms("Select 12/09/2016 as the date") == ["9"]
     plan = query_for_step("Select 12/09/2016 as the date and hit submit.", ["opened", "month"])
@@ -131,3 +132,45 @@ def test_a_date_picked_in_another_clause_stays_a_search_word():
     assert picked.arguments["keyword_weights"]["8"] == 0.25
     typed = query_for_step("Enter 02/14/2017 as the date and hit submit.", ["typed"])
     assert "14" not in typed.arguments["keyword_weights"]
+
+
+CALENDAR = ('<body><input type="text" id="datepicker"><button id="subbtn">Submit</button>'
+            '<div class="ui-datepicker-header"><a title="Prev">Prev</a><a title="Next">Next</a>'
+            "<span>December 2016</span></div><table><tr>"
+            + "".join(f'<td><a href="#">{day}</a></td>' for day in range(1, 32))
+            + "</tr></table></body>")
+
+
+def test_a_picked_date_searches_its_month_and_the_calendar_navigation():
+    from pipeline.query.dates import month_terms
+    from pipeline.query.instruction import query_for_step
+
+    assert month_terms("Select 09/17/2016 as the date") == ["september", "prev", "previous",
+                                                            "next"]
+    assert month_terms("Select the 3rd item") == []
+    typed = query_from_instruction("Enter 09/17/2016 into the date field")
+    assert "prev" not in typed.arguments["keyword_weights"]  # typed: no calendar to move
+    page = distill(page_from_html(CALENDAR))
+    task = "Select 09/17/2016 as the date and hit submit."
+    for moves in (1, 2, 3):  # the calendar shows December: months back before the day
+        refs = query_elements(page, **query_for_step(task, [""] * moves).arguments).refs
+        assert "Prev" in [page.state.text_content(page.node_of(ref)) for ref in refs[:5]]
+
+
+def test_an_ordinal_is_a_weak_position_word_not_a_name():
+    plan = query_from_instruction("Click the 3rd search result")
+    assert plan.arguments["keyword_weights"] == {"search": 1.0, "result": 1.0, "3": 0.25}
+    page = distill(page_from_html(
+        '<body><div><a href="#" class="search-title">Kenda</a></div>'
+        '<ul class="pagination"><li><a href="#">2</a></li><li><a href="#">3</a></li></ul>'
+        "</body>"))
+    refs = query_elements(page, **plan.arguments).refs
+    assert page.state.text_content(page.node_of(refs[0])) == "Kenda"  # not the page link "3"
+
+
+def test_separators_inside_quotes_never_split_the_task():
+    from pipeline.query.instruction import task_clauses
+
+    task = 'Find the email by Kim and reply to them with the text "Leo. Tempus, then turpis.".'
+    assert task_clauses(task) == [
+        "Find the email by Kim", 'reply to them with the text "Leo. Tempus, then turpis."']
