@@ -337,7 +337,7 @@ def build(results: dict[str, dict[str, Any] | None]) -> str:
               *reliability_sections(results)]
     parts += ["", *serve_section(results["serve"])]
     parts += ["", *oracle_section(results["oracle"])]
-    parts += ["", *recipe_section(results["recipe"])]
+    parts += ["", *recipe_section(results["recipe"], results["eval_recipe_winner"])]
     if NOTES.exists():
         parts += ["", "## Notes", "", NOTES.read_text(encoding="utf-8").strip()]
     return "\n".join(parts).rstrip() + "\n"

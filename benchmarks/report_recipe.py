@@ -4,7 +4,8 @@
 
 Issue 18's targets, the stages' times, the two training rounds, the DAgger stage's episodes,
 round 1 against round 2 on the validation seeds per task family, and the winner on the test
-seeds with trained and held-out tasks apart.
+seeds with trained and held-out tasks apart; where it ran, the winner on every task with an
+oracle policy (``eval_recipe_winner.json``).
 """
 
 from __future__ import annotations
@@ -16,11 +17,13 @@ from report_eval import eval_section
 
 from eval.select import select_markdown
 
-RECIPE_RESULTS = ("recipe",)
+RECIPE_RESULTS = ("recipe", "eval_recipe_winner")
 TITLE = "On-policy data: the DAgger recipe (issue 18)"
 
 
-def recipe_section(recipe: dict[str, Any] | None) -> list[str]:
+def recipe_section(recipe: dict[str, Any] | None, breadth: dict[str, Any] | None) -> list[str]:
+    """``recipe``: recipe.json; ``breadth``: the winner on every covered task
+    (``eval_benchmark.py --name recipe_winner``), or None where it has not run."""
     out = [f"## {TITLE}", ""]
     if recipe is None:
         return out + [("_`benchmarks/results/recipe.json` is missing: that benchmark has not "
@@ -47,7 +50,11 @@ def recipe_section(recipe: dict[str, Any] | None) -> list[str]:
     selection = select_markdown(recipe["select"]).splitlines()[1:]  # without its own title
     out += ["Round 1 against round 2 on the validation seeds (`eval select`):", *selection, ""]
     out += ["The winner on the test seeds:", ""]
-    return out + eval_section("", recipe, "recipe")[2:]  # without its heading
+    out += eval_section("", recipe, "recipe")[2:]  # without its heading
+    if breadth is not None:
+        out += [("The winner on every task with an oracle policy, one test seed each (trained and "
+                "held-out tasks apart):"), "", *eval_section("", breadth, "eval_recipe_winner")[2:]]
+    return out
 
 
 def _percent(value: float | None) -> str:
