@@ -7,7 +7,8 @@ its seed (``pipeline.live.miniwob``), and runs ``play_episode``: every step capt
 distils it, lets the policy query and act, executes the action with ``LiveActions`` and checks
 whether the task has ended. Success is MiniWoB++'s raw reward >= 1. A crashed browser, a hung
 page or an episode over ``episode_timeout_s`` fails that episode with its reason (the browser is
-replaced) and the run goes on; a policy's odd output fails only its own step. Finished episodes
+replaced; the steps that ended before it keep their figures and trajectory) and the run goes
+on; a policy's odd output fails only its own step. Finished episodes
 are journaled, so a killed run resumes without playing them again.
 
 Episodes come from two groups: ``trained`` (the held-out seeds ``first_seed..`` of the tasks
@@ -28,7 +29,7 @@ from eval.journal import Journal
 from eval.policies import PolicyFactory
 from pipeline.agent.conversation import opening
 from pipeline.agent.history import history_line
-from pipeline.agent.loop import EpisodeRecord, StepLimits, play_episode
+from pipeline.agent.loop import EpisodeRecord, StepLimits, StepOutcome, play_episode
 from pipeline.agent.miniwob_env import LiveSettings, MiniwobEnvironment, open_episode
 from pipeline.agent.modes import Mode
 from pipeline.agent.observe import observation_tokens
@@ -102,19 +103,24 @@ async def _attempt(cfg: EvalConfig, slot: BrowserSlot, base_url: str, plan: Epis
     from playwright.async_api import Error as PlaywrightError
 
     started = time.perf_counter()
+    played = EpisodeRecord(plan.task, plan.mode)  # the steps that ended, kept if time runs out
     try:
         policy = policies.get(plan.policy)
-        return await asyncio.wait_for(_episode(cfg, slot.page, base_url, plan, policy),
+        return await asyncio.wait_for(_episode(cfg, slot.page, base_url, plan, policy, played),
                                       cfg.episode_timeout_s)
     except (TimeoutError, PlaywrightError, CaptureError) as exc:
         await slot.recover()
         reason = "timeout" if isinstance(exc, TimeoutError) else "browser"
-        return failed_row(plan, f"{reason}: {_first_line(exc)}", started)
+        return failed_row(plan, f"{reason}: {_first_line(exc)}", started, played)
 
 
 async def _episode(cfg: EvalConfig, page: Any, base_url: str, plan: EpisodePlan,
-                   policy: Any) -> dict[str, Any]:
+                   policy: Any, played: EpisodeRecord) -> dict[str, Any]:
+    """One episode; each step that ends is also added to ``played``."""
     started = time.perf_counter()
+
+    async def keep(step: StepOutcome) -> None:
+        played.steps.append(step)
     episode = await open_episode(page, base_url, plan.task, plan.seed, live_settings(cfg))
     actions = LiveActions(page)
     env = MiniwobEnvironment(page, actions, cfg.browser, cfg.miniwob.after_action_ms)
@@ -122,7 +128,7 @@ async def _episode(cfg: EvalConfig, page: Any, base_url: str, plan: EpisodePlan,
     limits = StepLimits(cfg.max_tool_calls, True, cfg.max_steps, cfg.max_idle_steps)
     try:
         record = await play_episode(policy, env, episode.utterance, plan.mode, limits,
-                                    history_line, opening, gold)
+                                    history_line, opening, gold, on_step=keep)
     finally:
         if gold is not None:
             await gold.close()
@@ -133,12 +139,20 @@ async def _episode(cfg: EvalConfig, page: Any, base_url: str, plan: EpisodePlan,
 
 def episode_row(plan: EpisodePlan, record: EpisodeRecord, result: Any,
                 seconds: float) -> dict[str, Any]:
-    steps = record.steps
     return {
         "key": plan.key, "run": plan.run, "policy": plan.policy, "mode": plan.mode,
         "task": plan.task, "seed": plan.seed, "group": plan.group,
         "success": bool(result.success), "reward": result.reward,
         "raw_reward": result.raw_reward, "reason": result.reason, "stop": record.stop,
+        **step_figures(record), "seconds": round(seconds, 3),
+        "finished_at": round(time.time(), 3), "error": "", "trajectory": record.to_dict(),
+    }
+
+
+def step_figures(record: EpisodeRecord) -> dict[str, Any]:
+    """Counts and per-step token figures of the steps an episode played."""
+    steps = record.steps
+    return {
         "steps": len(steps), "tool_calls": sum(s.queries for s in steps),
         "turns": sum(len(s.turns) for s in steps),
         "valid_calls": sum(s.valid_calls for s in steps),
@@ -149,21 +163,21 @@ def episode_row(plan: EpisodePlan, record: EpisodeRecord, result: Any,
         "step_prompt_tokens": [s.prompt_tokens for s in steps],
         "step_completion_tokens": [s.completion_tokens for s in steps],
         "step_tool_calls": [s.queries for s in steps],
-        "seconds": round(seconds, 3), "finished_at": round(time.time(), 3), "error": "",
-        "trajectory": record.to_dict(),
     }
 
 
-def failed_row(plan: EpisodePlan, error: str, started: float) -> dict[str, Any]:
+def failed_row(plan: EpisodePlan, error: str, started: float,
+               played: EpisodeRecord | None = None) -> dict[str, Any]:
+    """A failed episode's row; the steps it ``played`` before the failure keep their figures
+    and trajectory (a timed-out episode shows what it spent its time on)."""
+    played = played or EpisodeRecord(plan.task, plan.mode)
+    played.stop = "error"
     return {"key": plan.key, "run": plan.run, "policy": plan.policy, "mode": plan.mode,
             "task": plan.task, "seed": plan.seed, "group": plan.group, "success": False,
-            "reward": 0.0, "raw_reward": 0.0, "reason": None, "stop": "error", "steps": 0,
-            "tool_calls": 0, "turns": 0, "valid_calls": 0, "rejected": 0, "prompt_tokens": 0,
-            "completion_tokens": 0, "observation_tokens": [], "step_prompt_tokens": [],
-            "step_completion_tokens": [], "step_tool_calls": [],
-            "seconds": round(time.perf_counter() - started, 3),
+            "reward": 0.0, "raw_reward": 0.0, "reason": None, "stop": "error",
+            **step_figures(played), "seconds": round(time.perf_counter() - started, 3),
             "finished_at": round(time.time(), 3), "error": error,
-            "trajectory": None}
+            "trajectory": played.to_dict() if played.steps else None}
 
 
 def _first_line(exc: BaseException) -> str:

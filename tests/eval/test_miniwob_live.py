@@ -81,6 +81,30 @@ def test_garbage_output_fails_episodes_with_reasons(tmp_path):
         assert any("no element [4242]" in t for t in tool_texts)
 
 
+class ClicksThenHangs:
+    """Clicks ref 1 on the first step, then never answers: the episode times out mid-step."""
+
+    name = "hangs"
+
+    async def next_turn(self, situation: Situation) -> Turn:
+        if situation.history:
+            await asyncio.sleep(3600)
+        return turn_from_text('<bu_click>{"index": 1}<bu_end>', calls_before(situation.messages))
+
+
+def test_a_timed_out_episode_keeps_the_steps_it_played(tmp_path):
+    cfg = config(tmp_path, "policy=checkpoint", "miniwob.tasks=[click-checkboxes]",
+                 "episode_timeout_s=8")
+    policies = PolicyFactory(cfg)
+    policies.register("checkpoint", ClicksThenHangs())
+    [row] = play(cfg, policies)
+    assert row["success"] is False and row["stop"] == "error"
+    assert row["error"].startswith("timeout")
+    assert row["steps"] == 1 and row["turns"] == 1 and row["valid_calls"] == 1
+    assert row["trajectory"]["steps"][0]["action"]["name"] == "click"
+    assert row["trajectory"]["stop"] == "error" and 7.5 < row["seconds"] < 30
+
+
 def test_the_oracle_finishes_the_tasks_it_covers(tmp_path):
     cfg = config(tmp_path, "policy=oracle",
                  "miniwob.tasks=[click-button,login-user,use-autocomplete,social-media]")
