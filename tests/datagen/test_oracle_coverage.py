@@ -35,6 +35,8 @@ ISSUE_15_TASKS = (
     "terminal", "text-editor", "tic-tac-toe", "use-autocomplete-nodelay", "use-slider",
     "use-slider-2", "visual-addition",
 )
+# Policies from before issue 15 that are also held to 20 seeds here (they once fell below 95%).
+EARLIER_TASKS = ("social-media",)
 SEEDS = range(1, 21)
 # Policies below the 95% target, with why (benchmarks/results/oracle.json has their rates); they
 # are held to 70% so a regression still shows.
@@ -105,7 +107,7 @@ def miniwob_base():
 
 @pytest.mark.slow
 @pytest.mark.browser
-@pytest.mark.parametrize("task", ISSUE_15_TASKS)
+@pytest.mark.parametrize("task", ISSUE_15_TASKS + EARLIER_TASKS)
 def test_policy_wins_95_percent_of_20_seeds(capture_session, miniwob_base, task):
     runs = [play(capture_session, miniwob_base, task, seed) for seed in SEEDS]
     failed = [(seed, run.failure) for seed, run in zip(SEEDS, runs, strict=True) if not run.success]
