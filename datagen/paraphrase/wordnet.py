@@ -65,7 +65,8 @@ def _open(root: str):
 
 
 @cache
-def _reader(root: str):
+def reader(root: str = DEFAULT_DIR):
+    """nltk's WordNet reader over ``root``; raises PagescoutError when WordNet is missing."""
     if not (Path(root) / "data.verb").is_file():
         raise PagescoutError(f"wordnet_dir: {root} holds no WordNet dict files "
                              "(data.verb); install Debian's wordnet-base (apt-get install "
@@ -83,6 +84,6 @@ def synonyms(word: str, root: str = DEFAULT_DIR) -> tuple[str, ...]:
     if word not in SENSES:
         return ()
     name, min_count = SENSES[word]
-    lemmas = _reader(root).synset(name).lemmas()
+    lemmas = reader(root).synset(name).lemmas()
     return tuple(sorted({lemma.name().replace("_", " ") for lemma in lemmas
                          if lemma.count() >= min_count and lemma.name() != word}))

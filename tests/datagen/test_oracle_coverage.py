@@ -10,15 +10,17 @@ from recorder_helpers import play
 from datagen.miniwob.policies import POLICIES
 from datagen.miniwob.policies.figures import fits, parse_description
 from datagen.miniwob.policies.forms import split_names
-from datagen.miniwob.policies.games import best_move
+from datagen.miniwob.policies.games import best_move, win_chance
 from datagen.miniwob.policies.impossible import IMPOSSIBLE
+from datagen.miniwob.policies.similar import boxes_for
 from eval.browsergym.benchmark import TASKS
 from pipeline.live.miniwob import list_tasks, serve_miniwob
 
 # The policies issue 15 added (the 41 before it are played by test_policies.py).
 ISSUE_15_TASKS = (
     "ascending-numbers", "book-flight", "book-flight-nodelay", "buy-ticket", "choose-date",
-    "choose-date-medium", "choose-date-nodelay", "click-checkboxes-transfer", "click-collapsible",
+    "choose-date-medium", "choose-date-nodelay", "click-checkboxes-soft",
+    "click-checkboxes-transfer", "click-collapsible",
     "click-collapsible-2-nodelay", "click-collapsible-nodelay", "click-color", "click-dialog",
     "click-menu", "click-menu-2", "click-pie", "click-pie-nodelay", "click-scroll-list",
     "click-shades", "click-shape", "click-tab-2-easy", "click-tab-2-hard", "click-tab-2-medium",
@@ -33,13 +35,17 @@ ISSUE_15_TASKS = (
     "terminal", "text-editor", "tic-tac-toe", "use-autocomplete-nodelay", "use-slider",
     "use-slider-2", "visual-addition",
 )
+# Policies from before issue 15 that are also held to 20 seeds here (they once fell below 95%).
+EARLIER_TASKS = ("social-media",)
 SEEDS = range(1, 21)
 # Policies below the 95% target, with why (benchmarks/results/oracle.json has their rates); they
 # are held to 70% so a regression still shows.
 BELOW_TARGET = {
-    "tic-tac-toe": "the page's player moves at random only 55% of the time: some games end in "
-                   "a draw or a loss whatever X plays",
-    "click-pie-nodelay": "the item selected when the menu opens ignores clicks on this page",
+    "tic-tac-toe": "the page's player moves at random only 55% of the time: best play against it "
+                   "wins 85% of the games (test_tic_tac_toe_best_play_wins_85_percent)",
+    "click-pie-nodelay": "the item selected when the menu opens takes no click in this Chromium: "
+                         "each mouseover re-inserts its SVG nodes, so the press and release go to "
+                         "the <svg> (datagen/miniwob/policies/wheel.py)",
 }
 
 
@@ -53,7 +59,7 @@ def test_policies_cover_the_issue_15_tasks_of_browsergyms_list():
     assert set(ISSUE_15_TASKS) <= set(POLICIES) <= set(list_tasks())
     assert set(ISSUE_15_TASKS) <= set(TASKS)
     covered = set(POLICIES) & set(TASKS)
-    assert len(covered) >= 105, sorted(set(TASKS) - covered - set(IMPOSSIBLE))
+    assert len(covered) >= 106, sorted(set(TASKS) - covered - set(IMPOSSIBLE))
 
 
 def test_option_names_holding_commas_split_right():
@@ -79,6 +85,20 @@ def test_tic_tac_toe_takes_a_win_and_plays_a_free_square():
     assert "XOXOXO.O."[best_move("XOXOXO.O.")] == "."
 
 
+def test_soft_checkboxes_match_synonyms_plurals_and_forms_one_box_each():
+    assert boxes_for(["big", "odd"], ["water", "peculiar", "large"]) == ["large", "peculiar"]
+    assert boxes_for(["cars", "TV", "flames"], ["automobile", "televisions", "fire", "hate"]) == [
+        "automobile", "televisions", "fire"]
+    assert boxes_for(["pork"], ["cut", "swine", "water"]) == ["swine"]  # through pork's gloss
+
+
+def test_tic_tac_toe_best_play_wins_85_percent():
+    """The page's player starts 49% of the games with a random square; then X plays best."""
+    empty = "." * 9
+    after_o = [win_chance(empty[:i] + "O" + empty[i + 1:]) for i in range(9)]
+    assert 0.84 < 0.51 * win_chance(empty) + 0.49 * sum(after_o) / 9 < 0.86
+
+
 @pytest.fixture(scope="module")
 def miniwob_base():
     with serve_miniwob() as base_url:
@@ -87,7 +107,7 @@ def miniwob_base():
 
 @pytest.mark.slow
 @pytest.mark.browser
-@pytest.mark.parametrize("task", ISSUE_15_TASKS)
+@pytest.mark.parametrize("task", ISSUE_15_TASKS + EARLIER_TASKS)
 def test_policy_wins_95_percent_of_20_seeds(capture_session, miniwob_base, task):
     runs = [play(capture_session, miniwob_base, task, seed) for seed in SEEDS]
     failed = [(seed, run.failure) for seed, run in zip(SEEDS, runs, strict=True) if not run.success]

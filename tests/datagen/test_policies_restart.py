@@ -12,6 +12,7 @@ from datagen.miniwob.episode import perform, settle_target
 from datagen.miniwob.policies import POLICIES, policy_for
 from datagen.miniwob.policies.base import css
 from datagen.miniwob.policies.restart import effect_shown, next_label
+from datagen.miniwob.policies.similar import boxes_for
 from pipeline.agent.miniwob_env import LiveSettings, open_episode
 from pipeline.live.actions import LiveActions
 from pipeline.live.browser import BrowserConfig
@@ -191,6 +192,19 @@ def test_click_checkboxes_wrong_box_is_unticked(capture_session, miniwob_base):
     assert live.finish() > 0
 
 
+def test_click_checkboxes_soft_wrong_box_is_unticked(capture_session, miniwob_base):
+    live = Live(capture_session, miniwob_base, "click-checkboxes-soft")
+    asked = re.search(r"similar to (.*) and click", live.episode.utterance).group(1).split(", ")
+    boxes = live.js("() => Array.from(document.querySelectorAll('#area label'), "
+                    "(l) => l.textContent.trim())")
+    wrong = next(box for box in boxes if box not in boxes_for(asked, boxes))
+    live.js("(name) => Array.from(document.querySelectorAll('#area label')).find("
+            "(l) => l.textContent.trim() === name).querySelector('input').click()", wrong)
+    act = live.label()
+    assert act.checked is False and wrong in act.target
+    assert live.finish() == 1
+
+
 def test_choose_date_easy_date_already_chosen(capture_session, miniwob_base):
     live = Live(capture_session, miniwob_base, "choose-date-easy")
     wanted = re.search(r"\d\d/\d\d/\d{4}", live.episode.utterance).group(0)
@@ -208,7 +222,8 @@ def test_login_user_popup_half_done(capture_session, miniwob_base):
 
 
 @pytest.mark.parametrize("task", ["click-option", "choose-list", "form-sequence-2",
-                                  "multi-orderings", "use-autocomplete", "email-inbox-forward"])
+                                  "multi-orderings", "use-autocomplete", "email-inbox-forward",
+                                  "click-checkboxes-soft"])
 def test_after_the_first_act_the_label_moves_on(capture_session, miniwob_base, task):
     """Once the first label is done the page shows it: the next label is another act."""
     live = Live(capture_session, miniwob_base, task)

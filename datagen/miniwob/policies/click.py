@@ -2,6 +2,7 @@
 
 Each reads its target from the utterance (quoted text, an ordinal, a list of names) and, for the
 multi-step tasks, opens what hides the target first (a tab, an accordion section, a tree folder).
+click-checkboxes-soft matches the asked words to the boxes' words with WordNet (``similar``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from datagen.miniwob.policies.base import (
     ordinal,
     quoted,
 )
+from datagen.miniwob.policies.similar import boxes_for
 
 
 async def click_test_2(page, episode):
@@ -85,9 +87,23 @@ async def click_option(page, episode):
 
 
 async def click_checkboxes(page, episode):
-    """Untick any box ticked by mistake, tick the named ones, then submit."""
+    """Tick the named boxes (and only those), then submit."""
     names = after(episode.utterance, r"^Select (.*) and click Submit\.$").group(1)
-    wanted = [] if names == "nothing" else names.split(", ")
+    async for act in _tick_only(page, [] if names == "nothing" else names.split(", ")):
+        yield act
+
+
+async def click_checkboxes_soft(page, episode):
+    """Tick the boxes whose words WordNet finds similar to the asked ones, then submit."""
+    words = after(episode.utterance, r"^Select words similar to (.*) and click Submit\.$").group(1)
+    boxes = await page.evaluate(
+        "() => Array.from(document.querySelectorAll('#area label'), (l) => l.textContent.trim())")
+    async for act in _tick_only(page, boxes_for(words.split(", "), boxes)):
+        yield act
+
+
+async def _tick_only(page, wanted: list[str]):
+    """Untick any box ticked by mistake, tick the ``wanted`` ones, then submit."""
     ticked = await page.evaluate(
         "() => Array.from(document.querySelectorAll('#area label'))"
         ".filter((l) => l.querySelector('input:checked')).map((l) => l.textContent.trim())")
@@ -179,6 +195,7 @@ POLICIES = {
     "click-option": click_option,
     "click-checkboxes": click_checkboxes,
     "click-checkboxes-large": click_checkboxes,
+    "click-checkboxes-soft": click_checkboxes_soft,
     "focus-text-2": focus_text_2,
     "navigate-tree": navigate_tree,
     "social-media": social_media,

@@ -1,5 +1,11 @@
 """Oracle policies for the game-like tasks: tic-tac-toe against the page's player, and buying a
-stock once its price (which the page updates) falls below a limit."""
+stock once its price (which the page updates) falls below a limit.
+
+Tic-tac-toe is won only by a win (a draw scores -0.5). The page's player starts in 49% of the
+games, moves at random 55% of the time and otherwise completes its own line or blocks X's;
+``best_move`` plays the move with the highest chance to win against exactly that player, read
+from the board the page shows. Even so about 15% of the games are lost or drawn
+(``win_chance``: 0.849 over the page's openings), so the task cannot reach 95%."""
 
 from __future__ import annotations
 
@@ -54,12 +60,13 @@ def _after_x(board: str) -> float:
     for i in free:
         weight = RANDOM_MOVES / len(free) + (1 - RANDOM_MOVES) * smart.get(i, 0.0)
         if weight:
-            chance += weight * _x_to_move(board[:i] + "O" + board[i + 1:])
+            chance += weight * win_chance(board[:i] + "O" + board[i + 1:])
     return chance
 
 
 @cache
-def _x_to_move(board: str) -> float:
+def win_chance(board: str) -> float:
+    """Win probability for X to move on ``board`` with best play against the page's player."""
     if _winner(board) == "O":
         return 0.0
     free = [i for i, c in enumerate(board) if c == "."]
