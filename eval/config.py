@@ -20,6 +20,7 @@ from pipeline.agent.modes import MODES
 from pipeline.agent.openai_client import ClientConfig
 from pipeline.config import load_config
 from pipeline.live.browser import BrowserConfig
+from pipeline.model.lookup import LOOKUP_TOKENS
 
 POLICIES = ("oracle", "random", "base", "checkpoint", "openai")
 # Live episode seeds by use (the recorder plays 0.., DAgger 5000..9999, datagen.dagger.config):
@@ -39,6 +40,7 @@ class GenerationConfig:
     dtype: Literal["float32", "bfloat16"] = "float32"  # weights as loaded
     threads: int | None = None  # torch CPU threads; null: torch's default (all cores)
     prefix_cache: int = 16  # sequences whose keys and values later calls reuse; 0: off
+    lookup_tokens: int = LOOKUP_TOKENS  # prompt-lookup draft ids per decode forward; 0: off
 
 
 @dataclass(slots=True)
@@ -148,9 +150,10 @@ class EvalConfig:
         for key, value in (("limit", self.limit), ("generation.threads", self.generation.threads)):
             if value is not None and value < 1:
                 problems.append(f"{key}: {value} must be at least 1 (or null)")
-        if self.generation.prefix_cache < 0:
-            problems.append(f"generation.prefix_cache: {self.generation.prefix_cache} must be "
-                            "0 (off) or more")
+        for key in ("prefix_cache", "lookup_tokens"):
+            if getattr(self.generation, key) < 0:
+                problems.append(f"generation.{key}: {getattr(self.generation, key)} must be "
+                                "0 (off) or more")
         if self.benchmark == "mind2web" and not self.mind2web.inputs:
             problems.append("mind2web.input: give the task files, e.g. "
                             "mind2web.input=/data/mind2web/test_task")

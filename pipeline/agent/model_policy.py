@@ -15,9 +15,10 @@ so browsers keep running while the model generates (``generate(messages)`` is th
 generation for callers with a conversation of their own, such as the server's chat endpoint).
 The policy keeps a ``PrefixCache`` (``settings.prefix_cache`` entries): a call prefills only what
 follows the longest prefix an earlier call computed, keyed by token ids, so concurrent episodes
-share the system prompt and nothing else. Under bf16 the policy stores its model's linear
-weights in bf16 once (``bf16_linear_weights``: what autocast computes, without its per-token
-casts).
+share the system prompt and nothing else. An answer decoded alone verifies
+``settings.lookup_tokens`` prompt-lookup draft ids per forward (``pipeline.model.greedy``: the
+same answers in fewer forwards). Under bf16 the policy stores its model's linear weights in bf16 once
+(``bf16_linear_weights``: what autocast computes, without its per-token casts).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from pipeline.model.generate import (
     generate_turns,
 )
 from pipeline.model.greedy import DecodeStats
+from pipeline.model.lookup import LOOKUP_TOKENS
 from pipeline.model.prefix_cache import PrefixCache
 
 Kind = Literal["trained", "untuned"]
@@ -59,6 +61,9 @@ class GenerationSettings:
     # sequences whose keys and values are kept for the next calls (their common prefix is not
     # prefilled again: the step's conversation so far, the system prompt); 0 turns it off
     prefix_cache: int = 16
+    # prompt-lookup draft ids a lone answer verifies per decode forward (the answer is the same;
+    # it copies spans of its prompt, so some forwards give several of its tokens); 0: off
+    lookup_tokens: int = LOOKUP_TOKENS
 
 
 class ModelPolicy:
@@ -106,7 +111,7 @@ class ModelPolicy:
         out = generate_turns(self.model, self.tokenizer, conversations,
                              max_length=s.max_length - s.max_new_tokens + limit,
                              max_new_tokens=limit, batch_size=s.batch_size, bf16=self.bf16,
-                             cache=self.cache, stats=self._work)
+                             cache=self.cache, stats=self._work, lookup_tokens=s.lookup_tokens)
         self._stats["batches"] += -(-len(conversations) // s.batch_size)
         self._stats["prompts"] += len(conversations)
         self._stats["prompt_tokens"] += sum(g.prompt_tokens for g in out)
@@ -123,7 +128,8 @@ class ModelPolicy:
         """Calls, tokens and seconds so far: ``tokens_per_s`` is generated tokens over all
         generation seconds; ``prefill_tokens_per_s`` is prompt tokens actually prefilled (not
         taken from the prefix cache) per prefill second, ``decode_tokens_per_s`` answer tokens
-        per decode second, ``cache_hit_share`` the share of prompt tokens the cache held."""
+        per decode second, ``cache_hit_share`` the share of prompt tokens the cache held,
+        ``lookup_acceptance`` the share of prompt-lookup draft ids the model confirmed."""
         s = dict(self._stats)
         w = self._work
         s["tokens_per_s"] = _rate(s["generated_tokens"], s["seconds"])
@@ -136,6 +142,8 @@ class ModelPolicy:
         s["decode_seconds"] = round(w.decode_seconds, 3)
         s["decode_steps"] = w.decode_steps
         s["decode_tokens_per_s"] = _rate(w.decode_tokens, w.decode_seconds)
+        s["lookup_acceptance"] = round(w.accepted_tokens / w.drafted_tokens, 4) \
+            if w.drafted_tokens else 0.0
         s["bf16"] = self.bf16
         return s
 

@@ -8,7 +8,8 @@ eval policies and the server.
 
 Each conversation is rendered with ``render_prompt`` (exactly as training renders it, truncated
 the same way), prompts are sorted by length and batched, decoded greedily (``greedy``: each
-prompt prefilled alone, the batch's answers decoded together), and each answer is cut after its
+prompt prefilled alone, the batch's answers decoded together, a lone one verifying up to
+``lookup_tokens`` prompt-lookup draft ids per forward), and each answer is cut after its
 first stop token: ``<bu_end>`` (a call is complete) or the end-of-turn token. With a
 ``PrefixCache`` only the tokens after the longest prefix an earlier call computed are prefilled
 (``Generation.cached_tokens``); ``stats`` collects prefill and decode work and seconds. ``bf16``
@@ -26,6 +27,7 @@ from typing import Any
 import torch
 
 from pipeline.model.greedy import DecodeStats, greedy
+from pipeline.model.lookup import LOOKUP_TOKENS
 from pipeline.model.prefix_cache import PrefixCache
 from pipeline.model.render import render_prompt
 from pipeline.tools import functional_tokens
@@ -85,6 +87,7 @@ def generate_turns(
     model: Any, tokenizer: Any, conversations: Sequence[Sequence[Mapping[str, Any]]], *,
     max_length: int, max_new_tokens: int, batch_size: int, progress: bool = False,
     bf16: bool = False, cache: PrefixCache | None = None, stats: DecodeStats | None = None,
+    lookup_tokens: int = LOOKUP_TOKENS,
 ) -> list[Generation]:
     """The greedy next assistant turn of each conversation, in input order (see module doc)."""
     from tqdm.auto import tqdm
@@ -103,7 +106,7 @@ def generate_turns(
         batch = order[start:start + batch_size]
         with torch.autocast(device.type, dtype=torch.bfloat16, enabled=bf16):
             answers = greedy(model, [rendered[i] for i in batch], max_new_tokens=max_new_tokens,
-                             stops=stops, cache=cache, stats=stats)
+                             stops=stops, cache=cache, stats=stats, lookup=lookup_tokens)
         for i, answer in zip(batch, answers, strict=True):
             ids = _until_stop(answer.ids, stops)
             text = tokenizer.decode(ids, skip_special_tokens=False)

@@ -27,9 +27,10 @@ def test_runs_put_baselines_first_in_the_first_mode():
 def test_bad_values_are_all_reported_at_once():
     with pytest.raises(FormatError) as err:
         load_eval_config(None, ["policy=[best]", "mode=quick", "workers=0",
-                                "benchmark=mind2web"])
+                                "benchmark=mind2web", "generation.lookup_tokens=-1"])
     text = str(err.value)
-    for fragment in ("policy:", "mode:", "workers:", "mind2web.input"):
+    for fragment in ("policy:", "mode:", "workers:", "mind2web.input",
+                     "generation.lookup_tokens:"):
         assert fragment in text
 
 

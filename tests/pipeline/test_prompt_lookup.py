@@ -1,0 +1,79 @@
+"""Prompt-lookup decoding: which draft a sequence proposes; and with the real SmolLM2 code (a LoRA
+adapter with functional-token rows), answers decoded with drafts are plain greedy's token for
+token -- alone and in a batch of ragged prompts (whose last row drafts once it is alone), with
+and without the prefix cache, in fp32 and through the bf16 weights path -- while part of the
+drafts is confirmed and part rejected."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from model_helpers import STEPS, adapted_model, conversations
+
+from pipeline.model.lookup import draft
+
+
+def test_a_draft_is_what_followed_the_latest_occurrence_of_the_last_ids():
+    assert draft([5, 6, 7, 8, 9, 6, 7], 2) == [8, 9]
+    assert draft([4, 1, 5, 4, 1, 6, 4, 1], 1) == [6]  # the latest of two occurrences
+    assert draft([4, 1, 5, 4, 1, 6, 4, 1], 9) == [6, 4, 1]  # up to the end of the sequence
+
+
+def test_the_longest_suffix_found_wins_over_a_later_shorter_one():
+    ids = [1, 2, 3, 9, 2, 3, 7, 1, 2, 3]
+    assert draft(ids, 2) == [9, 2]  # "1 2 3" before "2 3"
+    assert draft(ids, 2, max_ngram=2) == [7, 1]
+
+
+def test_no_draft_without_an_earlier_occurrence_or_room():
+    assert draft([1, 2, 3], 4) == []
+    assert draft([1, 2, 1], 0) == []
+    assert draft([1], 4) == []
+
+
+# --- the real model ------------------------------------------------------------------------------
+PROMPTS = [c for step in STEPS for c in conversations(step)]  # 5 prompts of 5 lengths
+OPTIONS = {"max_length": 1024, "max_new_tokens": 24}
+
+
+@pytest.fixture(scope="module")
+def models(base_folder):
+    """The adapted model in fp32, and a copy with its linear weights in bf16 (the policy's
+    bf16 path: weights stored in bf16, run under autocast)."""
+    from pipeline.model.generate import bf16_linear_weights
+
+    model, tokenizer = adapted_model(base_folder)
+    in_bf16 = copy.deepcopy(model)
+    bf16_linear_weights(in_bf16)
+    return {False: model, True: in_bf16}, tokenizer
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)  # three generations of five prompts, on a busy 2-core machine
+@pytest.mark.parametrize("batch_size", [1, 3])
+@pytest.mark.parametrize("bf16", [False, True])
+def test_lookup_answers_are_plain_greedy_ones_with_and_without_the_cache(models, bf16,
+                                                                          batch_size):
+    from pipeline.model.generate import generate_turns
+    from pipeline.model.greedy import DecodeStats
+    from pipeline.model.prefix_cache import PrefixCache
+
+    by_precision, tokenizer = models
+    model = by_precision[bf16]
+
+    def answers(lookup: int, cache: PrefixCache | None, stats: DecodeStats) -> list[str]:
+        return [g.text for g in generate_turns(model, tokenizer, PROMPTS, batch_size=batch_size,
+                                               bf16=bf16, cache=cache, stats=stats,
+                                               lookup_tokens=lookup, **OPTIONS)]
+
+    cache = PrefixCache(8)
+    plain_stats, fresh, cached = DecodeStats(), DecodeStats(), DecodeStats()
+    plain = answers(0, cache, plain_stats)  # fills the cache
+    assert answers(8, None, fresh) == plain
+    assert answers(8, cache, cached) == plain
+    assert cached.cached_tokens > 0 and plain_stats.drafted_tokens == 0
+    for stats in (fresh, cached):
+        assert 0 < stats.accepted_tokens < stats.drafted_tokens  # some confirmed, some not
+        assert stats.decode_tokens == plain_stats.decode_tokens
+        assert stats.decode_steps < plain_stats.decode_steps
