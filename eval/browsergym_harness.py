@@ -38,7 +38,7 @@ from eval.miniwob_harness import EpisodePlan, episode_row, failed_row
 from eval.policies import PolicyFactory
 from pipeline.agent.conversation import opening
 from pipeline.agent.history import history_line
-from pipeline.agent.loop import StepLimits, play_episode
+from pipeline.agent.loop import EpisodeRecord, StepLimits, StepOutcome, play_episode
 from pipeline.agent.miniwob_env import MiniwobEnvironment
 from pipeline.live.actions import LiveActions
 from pipeline.live.miniwob import episode_from
@@ -97,16 +97,23 @@ async def run_browsergym(cfg: EvalConfig, policies: PolicyFactory, journal: Jour
     trained = set(POLICIES) - heldout
     async with BrowserGymBridge(cfg.browsergym.venv, cfg.browser) as bridge:
         benchmark = await bridge.benchmark()
-        episodes = selected(benchmark, cfg.browsergym.tasks)
-        plans = [EpisodePlan(f"{policy}/{mode}", policy, mode, e.task, e.seed,
-                             group_of(e.task, trained, heldout))
-                 for policy, mode in cfg.runs() for e in episodes]
-        if cfg.limit:
-            plans = [p for i, p in enumerate(plans) if i % len(episodes) < cfg.limit]
-        todo = pending(plans, journal)
-        for plan in tqdm(todo, desc="browsergym", unit="ep", disable=not cfg.progress):
-            journal.append(await _attempt(cfg, bridge, plan, policies))
         versions = ", ".join(f"{k} {v}" for k, v in bridge.versions.items())
+        episodes = selected(benchmark, cfg.browsergym.tasks)
+        plans = rounds_first([EpisodePlan(f"{policy}/{mode}", policy, mode, e.task, e.seed,
+                                          group_of(e.task, trained, heldout))
+                              for policy, mode in cfg.runs() for e in episodes])
+        if cfg.limit:
+            plans = [p for i, p in enumerate(plans) if i // len(cfg.runs()) < cfg.limit]
+        todo = pending(plans, journal)
+        workers = min(cfg.workers, max(1, len(todo)))
+        queue: asyncio.Queue[EpisodePlan] = asyncio.Queue()
+        for plan in todo:
+            queue.put_nowait(plan)
+        with tqdm(total=len(todo), desc="browsergym", unit="ep",
+                  disable=not cfg.progress) as bar:
+            await asyncio.gather(_worker(cfg, bridge, queue, policies, journal, bar),
+                                 *(_extra_worker(cfg, queue, policies, journal, bar)
+                                   for _ in range(workers - 1)))
     protocol = (f"BrowserGym MiniWoB: {len(benchmark)} leaderboard episodes per run, at most "
                 f"{cfg.max_steps} actions each; success = task reward > 0; query calls are not "
                 "steps")
@@ -116,29 +123,67 @@ async def run_browsergym(cfg: EvalConfig, policies: PolicyFactory, journal: Jour
     groups = ("groups: trained = tasks in the training data (other seeds); heldout_task = "
               "recorded but held out of training; unseen = never recorded (compare these with "
               "the zero-shot leaderboard rows)")
+    order = (f"played {workers} at a time, each worker with its own BrowserGym server, in "
+             "rounds: every task's first episode (every run's) before any task's second, so a "
+             "stopped run covers all tasks evenly")
     resumed = f"{len(plans) - len(todo)} episodes resumed from the journal; {versions}"
-    extra["notes"] += [protocol, groups, resumed]
+    extra["notes"] += [protocol, groups, order, resumed]
     extra["reference_rows"] = {"BrowserGym leaderboard (text-only GenericAgent, zero-shot)":
                                leaderboard_rows()}
+
+
+def rounds_first(plans: list[EpisodePlan]) -> list[EpisodePlan]:
+    """The plans reordered in rounds: round r holds the r-th remaining episode of every
+    (run, task), in the benchmark's task order, the runs side by side per episode."""
+    tasks = {task: i for i, task in enumerate(dict.fromkeys(p.task for p in plans))}
+    runs = {run: i for i, run in enumerate(dict.fromkeys(p.run for p in plans))}
+    seen: Counter[tuple[str, str]] = Counter()
+    keyed = []
+    for plan in plans:
+        keyed.append(((seen[(plan.run, plan.task)], tasks[plan.task], runs[plan.run]), plan))
+        seen[(plan.run, plan.task)] += 1
+    keyed.sort(key=lambda item: item[0])
+    return [plan for _, plan in keyed]
+
+
+async def _worker(cfg: EvalConfig, bridge: BrowserGymBridge, queue: asyncio.Queue,
+                  policies: PolicyFactory, journal: Journal, bar: tqdm) -> None:
+    while not queue.empty():
+        plan = queue.get_nowait()
+        journal.append(await _attempt(cfg, bridge, plan, policies))
+        bar.update()
+
+
+async def _extra_worker(cfg: EvalConfig, queue: asyncio.Queue, policies: PolicyFactory,
+                        journal: Journal, bar: tqdm) -> None:
+    """A worker beside the first, with a BrowserGym server of its own."""
+    async with BrowserGymBridge(cfg.browsergym.venv, cfg.browser) as bridge:
+        await _worker(cfg, bridge, queue, policies, journal, bar)
 
 
 async def _attempt(cfg: EvalConfig, bridge: BrowserGymBridge, plan: EpisodePlan,
                    policies: PolicyFactory) -> dict[str, Any]:
     started = time.perf_counter()
+    played = EpisodeRecord(plan.task, plan.mode)  # the steps that ended, kept if time runs out
     try:
-        return await asyncio.wait_for(_episode(cfg, bridge, plan, policies, started),
+        return await asyncio.wait_for(_episode(cfg, bridge, plan, policies, started, played),
                                       cfg.episode_timeout_s)
     except Exception as exc:  # noqa: BLE001 -- a crashed bridge or browser fails one episode
         await bridge.restart()
         reason = (f"timeout: over episode_timeout_s={cfg.episode_timeout_s}"
                   if isinstance(exc, TimeoutError) else f"{type(exc).__name__}: {exc}")
-        return failed_row(plan, reason[:300], started)
+        return failed_row(plan, reason[:300], started, played)
     finally:
         await bridge.close_episode()
 
 
 async def _episode(cfg: EvalConfig, bridge: BrowserGymBridge, plan: EpisodePlan,
-                   policies: PolicyFactory, started: float) -> dict[str, Any]:
+                   policies: PolicyFactory, started: float,
+                   played: EpisodeRecord) -> dict[str, Any]:
+    """One episode; each step that ends is also added to ``played``."""
+
+    async def keep(step: StepOutcome) -> None:
+        played.steps.append(step)
     goal, page = await bridge.reset(plan.task, plan.seed)
     actions = LiveActions(page)
     env = BrowserGymEnvironment(page, actions, cfg, bridge)
@@ -148,7 +193,7 @@ async def _episode(cfg: EvalConfig, bridge: BrowserGymBridge, plan: EpisodePlan,
     limits = StepLimits(cfg.max_tool_calls, True, cfg.max_steps, cfg.max_idle_steps)
     try:
         record = await play_episode(policies.get(plan.policy), env, goal, plan.mode, limits,
-                                    history_line, opening, gold)
+                                    history_line, opening, gold, on_step=keep)
     finally:
         if gold is not None:
             await gold.close()

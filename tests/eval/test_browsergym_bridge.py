@@ -26,7 +26,7 @@ from eval.browsergym.benchmark import (
     page_seeds,
     training_conflicts,
 )
-from eval.browsergym_harness import pending, selected
+from eval.browsergym_harness import pending, rounds_first, selected
 from eval.config import load_eval_config
 from eval.journal import Journal
 from eval.miniwob_harness import EpisodePlan
@@ -90,6 +90,19 @@ def test_tasks_filter_and_resume_count_repeated_pairs():
              for e in bisect]
     journal = _FakeJournal([plans[1].key, plans[0].key])  # one of the two (bisect-angle, 10)
     assert [p.seed for p in pending(plans, journal)] == [10, 23, 23]
+
+
+def test_episodes_are_played_in_rounds_over_tasks_and_runs():
+    episodes = selected(benchmark_episodes(), ["click-button", "bisect-angle"])
+    plans = [EpisodePlan(f"{policy}/query_only", policy, "query_only", e.task, e.seed, "x")
+             for policy in ("random", "oracle") for e in episodes]
+    ordered = rounds_first(plans)
+    assert sorted(p.key for p in ordered) == sorted(p.key for p in plans)
+    first = [(p.policy, p.task) for p in ordered[:4]]
+    assert first == [("random", "bisect-angle"), ("oracle", "bisect-angle"),
+                     ("random", "click-button"), ("oracle", "click-button")]
+    bisect = [p.seed for p in ordered if p.task == "bisect-angle" and p.policy == "random"]
+    assert bisect == [e.seed for e in episodes if e.task == "bisect-angle"]  # repeats kept
 
 
 def test_config_names_unknown_browsergym_tasks():
@@ -156,12 +169,14 @@ def test_the_bridge_plays_a_browsergym_episode_over_cdp(bridge_ready):
 def test_the_harness_plays_oracle_episodes_and_resumes(bridge_ready, tmp_path):
     from eval.run import main
 
-    overrides = [f"output_dir={tmp_path}", "progress=false", "policy=oracle",
-                 "browsergym.tasks=[click-button,click-dialog]", "limit=2"]
+    overrides = [f"output_dir={tmp_path}", "progress=false", "policy=oracle", "workers=2",
+                 "browsergym.tasks=[click-button,click-test]", "limit=2"]
     cfg = load_eval_config(str(ROOT / "configs/eval/browsergym.yaml"), overrides)
-    results = main(cfg)
+    results = main(cfg)  # two workers, each with its own BrowserGym server
     rows = list(Journal(tmp_path / "episodes.jsonl").rows())
-    assert [(r["task"], r["seed"]) for r in rows] == [("click-button", 13), ("click-button", 22)]
+    first = {task: next(e.seed for e in benchmark_episodes() if e.task == task)
+             for task in ("click-button", "click-test")}  # limit=2: one round of the two tasks
+    assert sorted((r["task"], r["seed"]) for r in rows) == sorted(first.items())
     assert all(r["success"] and r["error"] == "" and r["group"] == "trained" for r in rows)
     assert all(r["reward"] == 1.0 and r["raw_reward"] > 0 for r in rows)  # raw: MiniWoB's own
     run = results["runs"]["oracle/query_only"]
