@@ -1,8 +1,10 @@
 """The noise and visibility passes: decisions over the flat node table, returning the ids to hide.
 
 noise       script, style, noscript, meta, link, base, template, head, title, comments, the inside
-            of every <svg> (the svg itself stays only if it is interactive; without runtime evidence its
-            shapes and texts with an id or class stay too), whitespace-only text.
+            of every <svg> (the svg itself stays only if it is interactive; the parts the capture
+            saw listening for clicks stay with their subtrees -- ascending-numbers' <text>
+            numbers --, and without runtime evidence its shapes and texts with an id or class
+            stay), whitespace-only text.
 visibility  display:none (self or ancestor), visibility hidden/collapse (a visible child of a
             hidden parent stays: the parent is kept as a bare container), *inherited* opacity 0,
             aria-hidden="true" subtrees — it hides from screen readers, not from eyes, so a dialog
@@ -20,8 +22,8 @@ visibility  display:none (self or ancestor), visibility hidden/collapse (a visib
 from __future__ import annotations
 
 from pipeline.distill.facts import Facts
-from pipeline.distill.interactivity import tier_of
-from pipeline.distill.markup import lacks_runtime_evidence, marked_svg_parts
+from pipeline.distill.interactivity import HANDLERS, tier_of
+from pipeline.distill.markup import lacks_runtime_evidence, marked_svg_parts, subtree_end
 from pipeline.distill.work import Work
 from pipeline.page_state import Node, PageState
 
@@ -51,12 +53,32 @@ def noise(work: Work) -> list[int]:
                 hidden.append(i)
             if bare_markup is None:
                 bare_markup = lacks_runtime_evidence(work.state)
-            keep = marked_svg_parts(work.state, i, last[i]) if bare_markup else set()
+            keep = (marked_svg_parts(work.state, i, last[i]) if bare_markup
+                    else clickable_svg_parts(nodes, i, last[i]))
             hidden.extend(j for j in range(i + 1, last[i] + 1) if j not in keep)
             i = last[i] + 1
             continue
         i += 1
     return hidden
+
+
+def clickable_svg_parts(nodes: list[Node], svg: int, last: int) -> set[int]:
+    """Inside the ``<svg>`` at ``svg`` (its subtree ends at ``last``): the elements the capture
+    marked clickable (a click listener) or that carry a click handler attribute, with their own
+    subtrees."""
+    keep: set[int] = set()
+    i = svg + 1
+    while i <= last:
+        node = nodes[i]
+        if node.kind == "element" and (
+            node.states.get("clickable") or any(h in node.attributes for h in HANDLERS)
+        ):
+            end = subtree_end(nodes, i)
+            keep.update(range(i, end + 1))
+            i = end + 1
+        else:
+            i += 1
+    return keep
 
 
 def visibility(work: Work) -> list[int]:

@@ -43,7 +43,7 @@ from pipeline.page_state import Node
 
 _SEMANTIC_TAGS = frozenset({"button", "select", "textarea", "summary"})
 _NEVER_TAGS = frozenset({"html", "body", "iframe", "frame", "label", "option", "optgroup"})
-_HANDLERS = ("onclick", "onmousedown", "onmouseup", "onpointerdown", "ontouchstart")
+HANDLERS = ("onclick", "onmousedown", "onmouseup", "onpointerdown", "ontouchstart")
 _PROPAGATING_ROLES = frozenset({"button", "link"})
 _OWN_REF_ROLES = frozenset(
     {"checkbox", "radio", "switch", "textbox", "searchbox", "combobox", "slider", "spinbutton"}
@@ -73,7 +73,7 @@ def _semantic(node: Node, nodes: list[Node]) -> bool:
 
 def _non_semantic(node: Node, work: Work) -> bool:
     attrs = node.attributes
-    if any(h in attrs for h in _HANDLERS) or node.states.get("clickable"):
+    if any(h in attrs for h in HANDLERS) or node.states.get("clickable"):
         return True
     tabindex = _tabindex(attrs)
     if tabindex is not None and tabindex >= 0:

@@ -231,7 +231,7 @@ def marked_svg_parts(state: PageState, svg: int, last: int) -> set[int]:
     i = svg + 1
     while i <= last:
         node = nodes[i]
-        end = _subtree_end(nodes, i)
+        end = subtree_end(nodes, i)
         if node.tag in SVG_SHAPES and ("id" in node.attributes or "class" in node.attributes):
             keep.update(range(i, end + 1))
             i = end + 1
@@ -240,7 +240,7 @@ def marked_svg_parts(state: PageState, svg: int, last: int) -> set[int]:
     return keep
 
 
-def _subtree_end(nodes: list[Node], i: int) -> int:
+def subtree_end(nodes: list[Node], i: int) -> int:
     while nodes[i].children:
         i = nodes[i].children[-1]
     return i
