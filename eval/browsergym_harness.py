@@ -38,7 +38,7 @@ from eval.miniwob_harness import EpisodePlan, episode_row, failed_row
 from eval.policies import PolicyFactory
 from pipeline.agent.conversation import opening
 from pipeline.agent.history import history_line
-from pipeline.agent.loop import EpisodeRecord, StepLimits, StepOutcome, play_episode
+from pipeline.agent.loop import EpisodeRecord, StepOutcome, play_episode
 from pipeline.agent.miniwob_env import MiniwobEnvironment
 from pipeline.live.actions import LiveActions
 from pipeline.live.miniwob import episode_from
@@ -190,7 +190,7 @@ async def _episode(cfg: EvalConfig, bridge: BrowserGymBridge, plan: EpisodePlan,
     gold = None
     if plan.policy == "oracle" and plan.task in POLICIES:  # elsewhere it has nothing to follow
         gold = LiveOracle(page, episode_from(plan.task, plan.seed, goal), actions)
-    limits = StepLimits(cfg.max_tool_calls, True, cfg.max_steps, cfg.max_idle_steps)
+    limits = cfg.step_limits()
     try:
         record = await play_episode(policies.get(plan.policy), env, goal, plan.mode, limits,
                                     history_line, opening, gold, on_step=keep)

@@ -10,12 +10,13 @@ every listed mode; the baselines (oracle, random, the untuned base model) run on
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from datagen.build_config import SplitConfig
 from datagen.miniwob.heldout import HELDOUT_TASKS
 from datagen.teachers import OracleConfig
+from pipeline.agent.loop import StepLimits
 from pipeline.agent.modes import MODES
 from pipeline.agent.openai_client import ClientConfig
 from pipeline.config import load_config
@@ -51,6 +52,9 @@ class MiniwobConfig:
     # tasks no training run saw; by default the set datagen holds out (datagen.miniwob.heldout)
     heldout_tasks: list[str] = field(default_factory=lambda: sorted(HELDOUT_TASKS))
     seeds_per_task: int = 3
+    # runs that play another number of seeds per task, e.g. {base/query_only: 1}: a baseline
+    # known to fail everywhere need not spend the time of the runs being compared
+    seeds_per_run: dict[str, int] = field(default_factory=dict)
     first_seed: int = TEST_SEEDS.start  # far from the training seeds, so never a training page
     episode_max_time_ms: int = 120_000  # the task's own timer (raw reward ignores time)
     disable_animations: bool = True  # jQuery.fx.off, as the recorder plays
@@ -111,6 +115,7 @@ class EvalConfig:
     max_tool_calls: int = 6  # per step: queries plus rejected replies
     max_steps: int = 10  # actions per live episode
     max_idle_steps: int = 3  # a live episode stops after this many steps in a row without action
+    max_invalid_replies: int = 3  # unusable replies in a row that end the step and the episode
     progress: bool = True
     generation: GenerationConfig = field(default_factory=GenerationConfig)
     oracle: OracleConfig = field(default_factory=lambda: OracleConfig(policy="canonical"))
@@ -133,6 +138,15 @@ class EvalConfig:
         out = [(p, self.modes[0]) for p in self.policies if p in BASELINES]
         return out + [(p, m) for p in self.policies if p not in BASELINES for m in self.modes]
 
+    def step_limits(self, episode: bool = True) -> StepLimits:
+        """The loop's limits (errors answered, as a served model gets them); ``episode=False``
+        for recorded steps, where only the per-step limits apply."""
+        limits = StepLimits(max_tool_calls=self.max_tool_calls, feedback_errors=True,
+                            max_invalid_replies=self.max_invalid_replies)
+        if not episode:
+            return limits
+        return replace(limits, max_steps=self.max_steps, max_idle_steps=self.max_idle_steps)
+
     def validate(self) -> list[str]:
         problems = []
         unknown = [p for p in self.policies if p not in POLICIES]
@@ -144,9 +158,16 @@ class EvalConfig:
             problems.append(f"mode: {bad_modes or '[]'} -- use one or more of {', '.join(MODES)}")
         if "openai" in self.policies:
             problems += [f"openai.{p}" for p in self.openai.missing()]
-        for key in ("workers", "max_tool_calls", "max_steps", "max_idle_steps"):
+        for key in ("workers", "max_tool_calls", "max_steps", "max_idle_steps",
+                    "max_invalid_replies"):
             if getattr(self, key) < 1:
                 problems.append(f"{key}: {getattr(self, key)} must be at least 1")
+        runs = {f"{policy}/{mode}" for policy, mode in self.runs()}
+        for run, seeds in self.miniwob.seeds_per_run.items():
+            if run not in runs or not isinstance(seeds, int) or isinstance(seeds, bool) \
+                    or seeds < 1:
+                problems.append(f"miniwob.seeds_per_run: {run}: {seeds!r} -- give a run of "
+                                f"this config ({', '.join(sorted(runs))}) a positive number")
         for key, value in (("limit", self.limit), ("generation.threads", self.generation.threads)):
             if value is not None and value < 1:
                 problems.append(f"{key}: {value} must be at least 1 (or null)")

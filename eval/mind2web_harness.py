@@ -35,7 +35,7 @@ from eval.metrics import op_f1, op_string
 from eval.policies import PolicyFactory
 from pipeline.agent.conversation import opening
 from pipeline.agent.execute import execute_offline
-from pipeline.agent.loop import StepLimits, StepOutcome, play_step
+from pipeline.agent.loop import StepOutcome, play_step
 from pipeline.agent.observe import observation_tokens
 from pipeline.agent.policy import Situation
 from pipeline.agent.progress import PreviousStep
@@ -94,7 +94,7 @@ async def run_mind2web(cfg: EvalConfig, policies: PolicyFactory, journal: Journa
                        on_done: Callable[[dict[str, Any]], None]) -> None:
     """Every run over the eval splits' steps not yet journaled."""
     done = journal.keys()
-    limits = StepLimits(cfg.max_tool_calls, True, cfg.max_steps)
+    limits = cfg.step_limits(episode=False)
     for policy_name, mode in cfg.runs():
         run = f"{policy_name}/{mode}"
         policy = policies.get(policy_name)

@@ -29,7 +29,7 @@ from eval.journal import Journal
 from eval.policies import PolicyFactory
 from pipeline.agent.conversation import opening
 from pipeline.agent.history import history_line
-from pipeline.agent.loop import EpisodeRecord, StepLimits, StepOutcome, play_episode
+from pipeline.agent.loop import EpisodeRecord, StepOutcome, play_episode
 from pipeline.agent.miniwob_env import LiveSettings, MiniwobEnvironment, open_episode
 from pipeline.agent.modes import Mode
 from pipeline.agent.observe import observation_tokens
@@ -60,11 +60,13 @@ def live_settings(cfg: EvalConfig) -> LiveSettings:
 
 
 def plan_episodes(cfg: EvalConfig, tasks: list[str]) -> list[EpisodePlan]:
-    """Every run x task x seed, runs in config order, tasks then seeds within a run."""
+    """Every run x task x seed, runs in config order, tasks then seeds within a run; a run
+    named in ``miniwob.seeds_per_run`` plays its own number of seeds."""
     heldout = set(cfg.miniwob.heldout_tasks)
-    seeds = range(cfg.miniwob.first_seed, cfg.miniwob.first_seed + cfg.miniwob.seeds_per_task)
     out = []
     for policy, mode in cfg.runs():
+        count = cfg.miniwob.seeds_per_run.get(f"{policy}/{mode}", cfg.miniwob.seeds_per_task)
+        seeds = range(cfg.miniwob.first_seed, cfg.miniwob.first_seed + count)
         run = [EpisodePlan(f"{policy}/{mode}", policy, mode, task, seed,
                            "heldout_task" if task in heldout else "trained")
                for task in tasks for seed in seeds]
@@ -125,7 +127,7 @@ async def _episode(cfg: EvalConfig, page: Any, base_url: str, plan: EpisodePlan,
     actions = LiveActions(page)
     env = MiniwobEnvironment(page, actions, cfg.browser, cfg.miniwob.after_action_ms)
     gold = LiveOracle(page, episode, actions) if plan.policy == "oracle" else None
-    limits = StepLimits(cfg.max_tool_calls, True, cfg.max_steps, cfg.max_idle_steps)
+    limits = cfg.step_limits()
     try:
         record = await play_episode(policy, env, episode.utterance, plan.mode, limits,
                                     history_line, opening, gold, on_step=keep)

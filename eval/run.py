@@ -62,6 +62,9 @@ def _miniwob(cfg: EvalConfig, policies: PolicyFactory, journal: Journal,
               f"{cfg.miniwob.first_seed}; the recorder's seeds start at 0) per run; success = "
               "raw reward >= 1; groups: trained = tasks in training, new seeds; heldout_task = "
               f"{', '.join(cfg.miniwob.heldout_tasks) or 'none'} (no training run saw them)")
+    if cfg.miniwob.seeds_per_run:
+        design += "; seeds per task of some runs: " + ", ".join(
+            f"{run} {seeds}" for run, seeds in cfg.miniwob.seeds_per_run.items())
     extra["notes"] += [design, f"{len(plans) - len(todo)} episodes resumed from the journal"]
     with tqdm(total=len(todo), desc="episodes", unit="ep", disable=not cfg.progress) as bar:
         def done_one(row: dict[str, Any]) -> None:

@@ -10,7 +10,10 @@ runs it: ``execute`` on a live page, ``execute_offline`` for recorded steps). Wi
 arguments) or a refused action (unknown index, hidden, covered ...) is answered with a tool
 message saying what is wrong and counts against ``max_tool_calls``, like a query; without it
 (datagen's teachers) the step ends there with the reply recorded as it came. A step that uses
-up its calls without an accepted action ends with stop ``max_tool_calls``. Model output never
+up its calls without an accepted action ends with stop ``max_tool_calls``; one whose last
+``max_invalid_replies`` replies in a row held no usable call ends with stop ``invalid_replies``
+(a policy that cannot write the call format -- an untuned base model -- would only spend the
+rest of its calls writing more of the same; browser-use's ``max_failures`` plays this part). Model output never
 raises; a policy that raises ends the step with ``policy_error``.
 
 ``play_episode`` runs steps on an ``Environment`` (the live MiniWoB++ harness, BrowserGym, the
@@ -18,8 +21,9 @@ server's browser sessions): each step observes a fresh page, plays the step, exe
 adds its Mind2Web-style history line (the next user turn also says what the action changed on
 the page, or that it changed nothing: ``pipeline.agent.progress``), and stops -- ``stop`` says
 why -- when the environment says the episode is over (``finished``), the policy calls ``done``,
-``max_steps`` steps were taken, or ``max_idle_steps`` steps in a row ended without an accepted
-action (``idle``: a policy that cannot act would only burn the step budget).
+``max_steps`` steps were taken, ``max_idle_steps`` steps in a row ended without an accepted
+action (``idle``: a policy that cannot act would only burn the step budget), or a step ended
+with ``invalid_replies`` (the episode stops with that reason).
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ class StepLimits:
     feedback_errors: bool = True  # answer bad replies / refused actions instead of stopping
     max_steps: int = 10  # steps per episode
     max_idle_steps: int = 3  # an episode stops after this many steps in a row without an action
+    max_invalid_replies: int = 3  # unusable replies in a row that end the step and the episode
 
 
 @dataclass(slots=True)
@@ -89,6 +94,7 @@ async def play_step(policy: Policy, situation: Situation, act: ActionRunner,
     """One step: turns until an accepted action or the call limit (see module doc)."""
     started = time.perf_counter()
     out = StepOutcome(situation.messages, "max_tool_calls")
+    invalid = 0  # unusable replies in a row
     for _ in range(limits.max_tool_calls + 1):
         try:
             turn = await policy.next_turn(situation)
@@ -100,6 +106,10 @@ async def play_step(policy: Policy, situation: Situation, act: ActionRunner,
         stop = await _take(turn, situation, act, limits, out)
         if stop:
             out.stop = stop
+            break
+        invalid = invalid + 1 if isinstance(turn.call, ToolError) else 0
+        if invalid >= limits.max_invalid_replies:
+            out.stop = "invalid_replies"
             break
     out.seconds = time.perf_counter() - started
     return out
@@ -152,7 +162,7 @@ class EpisodeRecord:
     mode: Mode
     steps: list[StepOutcome] = field(default_factory=list)
     history: list[str] = field(default_factory=list)
-    stop: str = "max_steps"  # "finished", "done", "max_steps", "idle"
+    stop: str = "max_steps"  # "finished", "done", "max_steps", "idle", "invalid_replies"
     answer: str | None = None  # done's answer
     seconds: float = 0.0
 
@@ -196,6 +206,9 @@ async def play_episode(policy: Policy, env: Environment, task: str, mode: Mode,
             idle += 1
             if await env.finished():
                 record.stop = "finished"
+                break
+            if outcome.stop == "invalid_replies":
+                record.stop = "invalid_replies"
                 break
             if idle >= limits.max_idle_steps:
                 record.stop = "idle"

@@ -24,6 +24,23 @@ def test_runs_put_baselines_first_in_the_first_mode():
     assert single.runs() == [("base", "hybrid")]
 
 
+def test_some_runs_play_their_own_number_of_seeds():
+    from eval.miniwob_harness import plan_episodes
+
+    cfg = load_eval_config(None, ["policy=[random,base,checkpoint]", "mode=[query_only,full]",
+                                  "miniwob.seeds_per_task=3",
+                                  "miniwob.seeds_per_run={base/query_only: 1, checkpoint/full: 2}"])
+    plans = plan_episodes(cfg, ["click-button", "enter-text"])
+    per_run = {run: sum(p.run == run for p in plans) for run in
+               ("random/query_only", "base/query_only", "checkpoint/query_only", "checkpoint/full")}
+    assert per_run == {"random/query_only": 6, "base/query_only": 2,
+                       "checkpoint/query_only": 6, "checkpoint/full": 4}
+    base = [p.seed for p in plans if p.run == "base/query_only"]
+    assert base == [cfg.miniwob.first_seed] * 2  # the first seed of each task: a subset
+    with pytest.raises(FormatError, match="seeds_per_run: base/full"):
+        load_eval_config(None, ["policy=[base]", "miniwob.seeds_per_run={base/full: 1}"])
+
+
 def test_bad_values_are_all_reported_at_once():
     with pytest.raises(FormatError) as err:
         load_eval_config(None, ["policy=[best]", "mode=quick", "workers=0",

@@ -141,3 +141,18 @@ def test_an_episode_stops_at_done_or_at_max_steps(page):
                                     FakeEnv(page, 99), "Sum", "full", StepLimits(max_steps=4),
                                     history_line, opening))
     assert busy.stop == "max_steps" and len(busy.steps) == 4
+
+
+def test_unusable_replies_in_a_row_end_the_step_and_the_episode(page):
+    ref = next(iter(page.refs))
+    refused = f'<bu_click>{{"index": {ref + 99999}}}<bu_end>'  # refused, not unusable: resets
+    policy = Scripted("Sure! I can help.", "Let me think.", refused, "no call", "nor here",
+                      "still prose")
+    out = play(policy, page, StepLimits(max_tool_calls=6))
+    assert out.stop == "invalid_replies" and len(out.turns) == 6 and out.rejected == 6
+    rambler = asyncio.run(play_episode(Scripted("I would click the button."), FakeEnv(page, 99),
+                                       "Sign in", "query_only", StepLimits(max_steps=10),
+                                       history_line, opening))
+    assert rambler.stop == "invalid_replies" and len(rambler.steps) == 1
+    assert len(rambler.steps[0].turns) == 3  # not 7 turns a step for 3 idle steps
+    assert rambler.history == ["(no action: invalid_replies)"]
