@@ -79,6 +79,28 @@ def eval_lines(results: dict[str, Any]) -> list[str]:
     return out
 
 
+def margin_lines(results: dict[str, Any]) -> list[str]:
+    """Whether each fine-tuned run beats the random policy and the untuned base model on live
+    success by more than the 95% intervals: its interval's low end above theirs' high end."""
+    runs = results["runs"]
+    rates = {run: data["aggregate"].get("success_rate") or {} for run, data in runs.items()}
+    baselines = [run for run in runs if run.split("/")[0] in ("random", "base")]
+    lines = []
+    for run in runs:
+        if run.split("/")[0] != "checkpoint" or not rates[run].get("n"):
+            continue
+        ours = rates[run]
+        for other in baselines:
+            theirs = rates[other]
+            if not theirs.get("n"):
+                continue
+            clear = ours["low"] > theirs["high"]
+            lines.append(f"- {run} {cell(ours, True)} against {other} {cell(theirs, True)}: "
+                         + ("beats it beyond the intervals" if clear else
+                            "the intervals overlap (not a clear win)"))
+    return lines
+
+
 def write_chain_report(dataset: Path, training: Path, evaluation: Path, out: Path) -> Path:
     manifest = _json(dataset / "manifest.json", "dataset manifest")
     metrics = _json(training / "metrics.json", "training metrics")
@@ -93,7 +115,9 @@ def write_chain_report(dataset: Path, training: Path, evaluation: Path, out: Pat
              f"Dataset `{dataset}`, model `{training}`, evaluation `{evaluation}`.", "",
              "## Dataset", "", *dataset_lines(manifest), "", "## Training", "",
              *training_lines(metrics), "", "## Live evaluation (MiniWoB++)", "",
-             *[f"- {note}" for note in results.get("notes", [])], *eval_lines(results), ""]
+             *[f"- {note}" for note in results.get("notes", [])], *eval_lines(results), "",
+             "**The fine-tuned model against the baselines** (live success, 95% intervals):", "",
+             *margin_lines(results), ""]
     lines += [f"![{name.removesuffix('.png')}]({name})" for name in images]
     path = out / "report.md"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
