@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Iterable
+
 from datagen.miniwob.episode import EpisodeRun, EpisodeSettings, run_episode
-from pipeline.live.browser import BrowserConfig
+from pipeline.live.browser import BrowserConfig, new_context
 
 SETTINGS = EpisodeSettings(BrowserConfig(), max_time_ms=60_000, max_steps=30,
                            target_wait_ms=2_000, disable_animations=True)
@@ -12,3 +15,29 @@ SETTINGS = EpisodeSettings(BrowserConfig(), max_time_ms=60_000, max_steps=30,
 def play(session, base_url: str, task: str, seed: int) -> EpisodeRun:
     """One episode in the shared ``capture_session`` (sync CaptureSession)."""
     return session.run(run_episode(session.page, base_url, task, seed, SETTINGS))
+
+
+def play_seeds(session, base_url: str, task: str, seeds: Iterable[int],
+               pages: int = 3) -> list[EpisodeRun]:
+    """The episodes of ``seeds`` in seed order, ``pages`` at a time: the session's page and
+    ``pages - 1`` more, each in a browser context of its own (pages of one context share
+    keyboard focus, and widgets such as jQuery UI's autocomplete close on blur). An episode
+    mostly waits on its page, so a few pages share the browser without slowing each other."""
+    async def all_seeds() -> list[EpisodeRun]:
+        queue = list(enumerate(seeds))
+        runs: dict[int, EpisodeRun] = {}
+        browser = session.page.context.browser
+        contexts = [await new_context(browser, SETTINGS.browser) for _ in range(pages - 1)]
+
+        async def worker(page) -> None:
+            while queue:
+                i, seed = queue.pop(0)
+                runs[i] = await run_episode(page, base_url, task, seed, SETTINGS)
+        try:
+            extra = [await context.new_page() for context in contexts]
+            await asyncio.gather(*(worker(page) for page in [session.page, *extra]))
+        finally:
+            for context in contexts:
+                await context.close()
+        return [runs[i] for i in sorted(runs)]
+    return session.run(all_seeds())

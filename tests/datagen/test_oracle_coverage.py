@@ -5,7 +5,7 @@ policy of the issue's batches over 20 live seeds at >= 95% success."""
 from __future__ import annotations
 
 import pytest
-from recorder_helpers import play
+from recorder_helpers import play_seeds
 
 from datagen.miniwob.policies import POLICIES
 from datagen.miniwob.policies.figures import fits, parse_description
@@ -47,6 +47,10 @@ BELOW_TARGET = {
                          "each mouseover re-inserts its SVG nodes, so the press and release go to "
                          "the <svg> (datagen/miniwob/policies/wheel.py)",
 }
+
+# Played one page at a time: the pie menu opens on mouseover and re-inserts its SVG nodes on each
+# one; with episodes on three pages at once 3 of 20 lost a press (none of the same 20 alone).
+ONE_PAGE_AT_A_TIME = frozenset({"click-pie", "click-pie-nodelay"})
 
 
 def test_impossible_tasks_are_benchmark_tasks_without_a_policy_and_say_why():
@@ -109,7 +113,8 @@ def miniwob_base():
 @pytest.mark.browser
 @pytest.mark.parametrize("task", ISSUE_15_TASKS + EARLIER_TASKS)
 def test_policy_wins_95_percent_of_20_seeds(capture_session, miniwob_base, task):
-    runs = [play(capture_session, miniwob_base, task, seed) for seed in SEEDS]
+    runs = play_seeds(capture_session, miniwob_base, task, SEEDS,
+                      pages=1 if task in ONE_PAGE_AT_A_TIME else 3)
     failed = [(seed, run.failure) for seed, run in zip(SEEDS, runs, strict=True) if not run.success]
     allowed = 6 if task in BELOW_TARGET else 1
     assert len(failed) <= allowed, f"{task}: {len(failed)}/20 failed: {failed[:3]}"
