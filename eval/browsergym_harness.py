@@ -92,7 +92,9 @@ def pending(plans: list[EpisodePlan], journal: Journal) -> list[EpisodePlan]:
 
 
 async def run_browsergym(cfg: EvalConfig, policies: PolicyFactory, journal: Journal,
-                         extra: dict[str, Any]) -> None:
+                         extra: dict[str, Any]) -> list[dict[str, Any]]:
+    """Play the planned episodes the journal lacks; returns the journal's rows of the plan (a
+    ``limit`` leaves out the rounds beyond it, even where a stopped run had begun them)."""
     heldout = set(cfg.miniwob.heldout_tasks)
     trained = set(POLICIES) - heldout
     async with BrowserGymBridge(cfg.browsergym.venv, cfg.browser) as bridge:
@@ -123,13 +125,25 @@ async def run_browsergym(cfg: EvalConfig, policies: PolicyFactory, journal: Jour
     groups = ("groups: trained = tasks in the training data (other seeds); heldout_task = "
               "recorded but held out of training; unseen = never recorded (compare these with "
               "the zero-shot leaderboard rows)")
-    order = (f"played {workers} at a time, each worker with its own BrowserGym server, in "
+    order = (f"played {cfg.workers} at a time, each worker with its own BrowserGym server, in "
              "rounds: every task's first episode (every run's) before any task's second, so a "
              "stopped run covers all tasks evenly")
     resumed = f"{len(plans) - len(todo)} episodes resumed from the journal; {versions}"
     extra["notes"] += [protocol, groups, order, resumed]
     extra["reference_rows"] = {"BrowserGym leaderboard (text-only GenericAgent, zero-shot)":
                                leaderboard_rows()}
+    return planned_rows(plans, journal)
+
+
+def planned_rows(plans: list[EpisodePlan], journal: Journal) -> list[dict[str, Any]]:
+    """The journal's rows of ``plans``, a repeated key as often as it is planned."""
+    wanted = Counter(plan.key for plan in plans)
+    rows = []
+    for row in journal.rows():
+        if wanted[row.get("key")] > 0:
+            wanted[row["key"]] -= 1
+            rows.append(row)
+    return rows
 
 
 def rounds_first(plans: list[EpisodePlan]) -> list[EpisodePlan]:

@@ -40,8 +40,7 @@ def main(cfg: EvalConfig) -> dict[str, Any]:
     else:
         from eval.browsergym_harness import run_browsergym
 
-        asyncio.run(run_browsergym(cfg, policies, journal, extra))
-        runs = summarize_live(_current(journal, cfg))
+        runs = summarize_live(asyncio.run(run_browsergym(cfg, policies, journal, extra)))
     for data in runs.values():
         data["generation"] = policies.stats(data["policy"])
     results = write_results(out, cfg, cfg.benchmark, runs, extra)

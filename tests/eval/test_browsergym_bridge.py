@@ -26,7 +26,7 @@ from eval.browsergym.benchmark import (
     page_seeds,
     training_conflicts,
 )
-from eval.browsergym_harness import pending, rounds_first, selected
+from eval.browsergym_harness import pending, planned_rows, rounds_first, selected
 from eval.config import load_eval_config
 from eval.journal import Journal
 from eval.miniwob_harness import EpisodePlan
@@ -103,6 +103,16 @@ def test_episodes_are_played_in_rounds_over_tasks_and_runs():
                      ("random", "click-button"), ("oracle", "click-button")]
     bisect = [p.seed for p in ordered if p.task == "bisect-angle" and p.policy == "random"]
     assert bisect == [e.seed for e in episodes if e.task == "bisect-angle"]  # repeats kept
+
+
+def test_results_count_the_planned_rows_only():
+    bisect = [e for e in benchmark_episodes() if e.task == "bisect-angle"]  # 22, 10, 10, 23, 23
+    plans = [EpisodePlan("random/query_only", "random", "query_only", e.task, e.seed, "unseen")
+             for e in bisect]
+    keys = [p.key for p in plans]  # all five played, then a second round's first began
+    journal = _FakeJournal([*keys, keys[0], "oracle/query_only|bisect-angle|22"])
+    assert [r["key"] for r in planned_rows(plans[:3], journal)] == keys[:3]
+    assert len(planned_rows(plans, journal)) == 5
 
 
 def test_config_names_unknown_browsergym_tasks():
