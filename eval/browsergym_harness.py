@@ -43,6 +43,8 @@ from pipeline.agent.miniwob_env import MiniwobEnvironment
 from pipeline.live.actions import LiveActions
 from pipeline.live.miniwob import episode_from
 
+UTTERANCE_JS = "() => (window.core && core.getUtterance) ? core.getUtterance() : null"
+
 
 class BrowserGymEnvironment(MiniwobEnvironment):
     """The episode's page, driven by us; whether it ended is the bridge's to say."""
@@ -203,7 +205,11 @@ async def _episode(cfg: EvalConfig, bridge: BrowserGymBridge, plan: EpisodePlan,
     env = BrowserGymEnvironment(page, actions, cfg, bridge)
     gold = None
     if plan.policy == "oracle" and plan.task in POLICIES:  # elsewhere it has nothing to follow
-        gold = LiveOracle(page, episode_from(plan.task, plan.seed, goal), actions)
+        # the task's own utterance with its fields, as the MiniWoB++ harness gives the oracle:
+        # BrowserGym's goal is the text alone, and the natural-language email tasks' policies
+        # read who and what from the fields
+        utterance = await page.evaluate(UTTERANCE_JS)
+        gold = LiveOracle(page, episode_from(plan.task, plan.seed, utterance or goal), actions)
     limits = cfg.step_limits()
     try:
         record = await play_episode(policies.get(plan.policy), env, goal, plan.mode, limits,

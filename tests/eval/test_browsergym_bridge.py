@@ -180,12 +180,13 @@ def test_the_harness_plays_oracle_episodes_and_resumes(bridge_ready, tmp_path):
     from eval.run import main
 
     overrides = [f"output_dir={tmp_path}", "progress=false", "policy=oracle", "workers=2",
-                 "browsergym.tasks=[click-button,click-test]", "limit=2"]
+                 "browsergym.tasks=[click-button,email-inbox-nl-turk]", "limit=2"]
     cfg = load_eval_config(str(ROOT / "configs/eval/browsergym.yaml"), overrides)
     results = main(cfg)  # two workers, each with its own BrowserGym server
     rows = list(Journal(tmp_path / "episodes.jsonl").rows())
+    # limit=2: one round of the two tasks; the email task's policy reads the utterance's fields
     first = {task: next(e.seed for e in benchmark_episodes() if e.task == task)
-             for task in ("click-button", "click-test")}  # limit=2: one round of the two tasks
+             for task in ("click-button", "email-inbox-nl-turk")}
     assert sorted((r["task"], r["seed"]) for r in rows) == sorted(first.items())
     assert all(r["success"] and r["error"] == "" and r["group"] == "trained" for r in rows)
     assert all(r["reward"] == 1.0 and r["raw_reward"] > 0 for r in rows)  # raw: MiniWoB's own
