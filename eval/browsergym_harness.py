@@ -13,6 +13,9 @@ oracle follows the task's scripted MiniWoB++ policy where there is one (``LiveOr
 other tasks it has nothing to follow and fails. ``browsergym.tasks`` narrows the 625 episodes to
 some tasks (``scripted``: those the oracle covers). 35 episodes repeat a (task, seed) pair of
 their task; they are played again, as on the leaderboard, and a resumed run counts them apart.
+``workers`` bridges play at once; the episodes go in rounds (``rounds_first``), so a run
+stopped part-way has covered every task evenly, and ``limit=N`` keeps the first N rounds' worth
+of each run (``limit=125``: one episode of every task).
 
 Episodes are grouped by what training saw: ``trained`` (a task the recorder played, other
 seeds), ``heldout_task`` (recorded but held out of training) and ``unseen`` (never recorded).
