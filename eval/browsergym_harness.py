@@ -37,11 +37,11 @@ from eval.browsergym.benchmark import BenchmarkEpisode, leaderboard_rows
 from eval.browsergym.bridge import BrowserGymBridge
 from eval.config import EvalConfig
 from eval.journal import Journal
-from eval.miniwob_harness import EpisodePlan, episode_row, failed_row
+from eval.miniwob_harness import EpisodePlan, episode_row, failed_row, step_keeper
 from eval.policies import PolicyFactory
 from pipeline.agent.conversation import opening
 from pipeline.agent.history import history_line
-from pipeline.agent.loop import EpisodeRecord, StepOutcome, play_episode
+from pipeline.agent.loop import EpisodeRecord, play_episode
 from pipeline.agent.miniwob_env import MiniwobEnvironment
 from pipeline.live.actions import LiveActions
 from pipeline.live.miniwob import episode_from
@@ -200,9 +200,6 @@ async def _episode(cfg: EvalConfig, bridge: BrowserGymBridge, plan: EpisodePlan,
                    policies: PolicyFactory, started: float,
                    played: EpisodeRecord) -> dict[str, Any]:
     """One episode; each step that ends is also added to ``played``."""
-
-    async def keep(step: StepOutcome) -> None:
-        played.steps.append(step)
     goal, page = await bridge.reset(plan.task, plan.seed)
     actions = LiveActions(page)
     env = BrowserGymEnvironment(page, actions, cfg, bridge)
@@ -216,7 +213,8 @@ async def _episode(cfg: EvalConfig, bridge: BrowserGymBridge, plan: EpisodePlan,
     limits = cfg.step_limits()
     try:
         record = await play_episode(policies.get(plan.policy), env, goal, plan.mode, limits,
-                                    history_line, opening, gold, on_step=keep)
+                                    history_line, opening, gold,
+                                    on_step=step_keeper(played))
     finally:
         if gold is not None:
             await gold.close()

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -120,9 +120,6 @@ async def _episode(cfg: EvalConfig, page: Any, base_url: str, plan: EpisodePlan,
                    policy: Any, played: EpisodeRecord) -> dict[str, Any]:
     """One episode; each step that ends is also added to ``played``."""
     started = time.perf_counter()
-
-    async def keep(step: StepOutcome) -> None:
-        played.steps.append(step)
     episode = await open_episode(page, base_url, plan.task, plan.seed, live_settings(cfg))
     actions = LiveActions(page)
     env = MiniwobEnvironment(page, actions, cfg.browser, cfg.miniwob.after_action_ms)
@@ -130,13 +127,22 @@ async def _episode(cfg: EvalConfig, page: Any, base_url: str, plan: EpisodePlan,
     limits = cfg.step_limits()
     try:
         record = await play_episode(policy, env, episode.utterance, plan.mode, limits,
-                                    history_line, opening, gold, on_step=keep)
+                                    history_line, opening, gold,
+                                    on_step=step_keeper(played))
     finally:
         if gold is not None:
             await gold.close()
         await actions.close()
     result = await episode_result(page)
     return episode_row(plan, record, result, time.perf_counter() - started)
+
+
+def step_keeper(played: EpisodeRecord) -> Callable[[StepOutcome], Awaitable[None]]:
+    """An ``on_step`` hook that adds each step that ends to ``played`` (what a timed-out
+    episode's row keeps)."""
+    async def keep(step: StepOutcome) -> None:
+        played.steps.append(step)
+    return keep
 
 
 def episode_row(plan: EpisodePlan, record: EpisodeRecord, result: Any,

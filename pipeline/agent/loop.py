@@ -13,8 +13,8 @@ message saying what is wrong and counts against ``max_tool_calls``, like a query
 up its calls without an accepted action ends with stop ``max_tool_calls``; one whose last
 ``max_invalid_replies`` replies in a row held no usable call ends with stop ``invalid_replies``
 (a policy that cannot write the call format -- an untuned base model -- would only spend the
-rest of its calls writing more of the same; browser-use's ``max_failures`` plays this part). Model output never
-raises; a policy that raises ends the step with ``policy_error``.
+rest of its calls writing more of the same; browser-use's ``max_failures`` plays this part).
+Model output never raises; a policy that raises ends the step with ``policy_error``.
 
 ``play_episode`` runs steps on an ``Environment`` (the live MiniWoB++ harness, BrowserGym, the
 server's browser sessions): each step observes a fresh page, plays the step, executes the action,

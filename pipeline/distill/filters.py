@@ -21,9 +21,11 @@ visibility  display:none (self or ancestor), visibility hidden/collapse (a visib
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pipeline.distill.facts import Facts
 from pipeline.distill.interactivity import HANDLERS, tier_of
-from pipeline.distill.markup import lacks_runtime_evidence, marked_svg_parts, subtree_end
+from pipeline.distill.markup import lacks_runtime_evidence, marked_svg_part
 from pipeline.distill.work import Work
 from pipeline.page_state import Node, PageState
 
@@ -53,8 +55,7 @@ def noise(work: Work) -> list[int]:
                 hidden.append(i)
             if bare_markup is None:
                 bare_markup = lacks_runtime_evidence(work.state)
-            keep = (marked_svg_parts(work.state, i, last[i]) if bare_markup
-                    else clickable_svg_parts(nodes, i, last[i]))
+            keep = svg_parts(nodes, last, i, marked_svg_part if bare_markup else _listens)
             hidden.extend(j for j in range(i + 1, last[i] + 1) if j not in keep)
             i = last[i] + 1
             continue
@@ -62,23 +63,24 @@ def noise(work: Work) -> list[int]:
     return hidden
 
 
-def clickable_svg_parts(nodes: list[Node], svg: int, last: int) -> set[int]:
-    """Inside the ``<svg>`` at ``svg`` (its subtree ends at ``last``): the elements the capture
-    marked clickable (a click listener) or that carry a click handler attribute, with their own
-    subtrees."""
+def svg_parts(nodes: list[Node], last: list[int], svg: int,
+              wanted: Callable[[Node], bool]) -> set[int]:
+    """Inside the ``<svg>`` at ``svg``: the ``wanted`` elements with their subtrees (``last``:
+    each node's last descendant)."""
     keep: set[int] = set()
     i = svg + 1
-    while i <= last:
-        node = nodes[i]
-        if node.kind == "element" and (
-            node.states.get("clickable") or any(h in node.attributes for h in HANDLERS)
-        ):
-            end = subtree_end(nodes, i)
-            keep.update(range(i, end + 1))
-            i = end + 1
+    while i <= last[svg]:
+        if nodes[i].kind == "element" and wanted(nodes[i]):
+            keep.update(range(i, last[i] + 1))
+            i = last[i] + 1
         else:
             i += 1
     return keep
+
+
+def _listens(node: Node) -> bool:
+    """The capture saw a click listener on it, or it carries a click handler attribute."""
+    return bool(node.states.get("clickable")) or any(h in node.attributes for h in HANDLERS)
 
 
 def visibility(work: Work) -> list[int]:

@@ -17,7 +17,7 @@ the two apart (not a live capture, and no element marked clickable). Only then d
   parent: every linked word of a paragraph), where the class marks that word;
 - SVG shapes, texts and groups (``<g>``) with an id or a class (the parts of a chart, the slices
   of a pie menu; the noise pass keeps them inside an ``<svg>`` for such sources,
-  ``marked_svg_parts``);
+  ``marked_svg_part``);
 - an element whose whole text is a command ("Submit", "OK", "Cancel", "Next", "Reply", ...), or
   is short and coloured apart from the text around it (where colours are known: computed or
   inline styles);
@@ -131,7 +131,7 @@ def markup_clickable(node: Node, state: PageState, cues: MarkupCues) -> bool:
     tag, attrs = node.tag, node.attributes
     if tag == "a" or any(a in attrs for a in WIDGET_ATTRS):
         return True
-    if tag in SVG_SHAPES and ("id" in attrs or "class" in attrs) and _in_svg(node, state):
+    if marked_svg_part(node) and _in_svg(node, state):
         return True
     words = [w for w in _class_words(node) if w is not None]
     if words and (any(w not in cues.flooded for w in words) or _in_running_text(node, state)):
@@ -223,27 +223,10 @@ def _in_svg(node: Node, state: PageState) -> bool:
     return any(state.nodes[a].tag == "svg" for a in state.ancestors(node.id))
 
 
-def marked_svg_parts(state: PageState, svg: int, last: int) -> set[int]:
-    """Inside the ``<svg>`` at ``svg`` (its subtree ends at ``last``): the shapes and texts with
-    an id or a class, with their own subtrees (what the noise pass keeps without evidence)."""
-    nodes = state.nodes
-    keep: set[int] = set()
-    i = svg + 1
-    while i <= last:
-        node = nodes[i]
-        end = subtree_end(nodes, i)
-        if node.tag in SVG_SHAPES and ("id" in node.attributes or "class" in node.attributes):
-            keep.update(range(i, end + 1))
-            i = end + 1
-        else:
-            i += 1
-    return keep
-
-
-def subtree_end(nodes: list[Node], i: int) -> int:
-    while nodes[i].children:
-        i = nodes[i].children[-1]
-    return i
+def marked_svg_part(node: Node) -> bool:
+    """An SVG shape, text or group with an id or a class (what the noise pass keeps inside an
+    ``<svg>`` without runtime evidence)."""
+    return node.tag in SVG_SHAPES and ("id" in node.attributes or "class" in node.attributes)
 
 
 def text_fallback(node: Node, state: PageState) -> bool:
