@@ -3,7 +3,8 @@ clear.
 
 The executor resolves a ref to the backend node id the capture recorded; this module finds that
 node in the live page through CDP (``DOM.resolveNode``), checks it the way a person would (still
-in the document, visible, enabled, not covered by something else at its centre) and then acts
+in the document, visible, enabled, not covered by something else at the point it aims at: the
+centre, or where the centre is covered another point of its box that the mouse reaches) and then acts
 with trusted input (Playwright's mouse and keyboard). A problem comes back as an
 ``ActionOutcome`` with ``error`` set, written for the model to read — never as an exception::
 
@@ -102,6 +103,11 @@ _SCROLL_BY_JS = """function (direction, toEnd) {
   return {page: box === page, before: Math.round(before), after: Math.round(after),
           end: Math.max(0, Math.round(end))};
 }"""
+# Where in a box ``probe_points`` looks for a reachable point, as fractions of its sides: the
+# centre, then a ring half-way out, then one near the edges.
+PROBE_FRACTIONS = ((0.5, 0.5), (0.25, 0.5), (0.75, 0.5), (0.5, 0.25), (0.5, 0.75),
+                   (0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75),
+                   (0.1, 0.5), (0.9, 0.5), (0.5, 0.1), (0.5, 0.9))
 DETACH_TIMEOUT_S = 1.0
 DRAG_STEPS = 8  # mouse moves between press and release (drag libraries want several)
 _VALUE_SET_TYPES = frozenset({"date", "time", "datetime-local", "month", "week", "color", "range"})
@@ -112,6 +118,24 @@ class ActionOutcome:
     ok: bool
     message: str  # what happened, or what is wrong and what to do instead
     error: ActionError | None = None
+
+
+def probe_points(quads: list[list[float]], width: float, height: float
+                 ) -> list[tuple[float, float]]:
+    """Points inside the content quads ``DOM.getContentQuads`` gives (each x1, y1, ... x4, y4,
+    in viewport pixels, possibly rotated) that lie in the ``width`` x ``height`` viewport: every
+    quad's centre first, then each quad's other ``PROBE_FRACTIONS`` (bilinear in the quad, so a
+    rotated box is probed inside itself). Empty when no point of any quad is in view."""
+    points = []
+    for u, v in PROBE_FRACTIONS:
+        for quad in quads:
+            corners = [(quad[i], quad[i + 1]) for i in range(0, 8, 2)]
+            top = [(1 - u) * a + u * b for a, b in zip(corners[0], corners[1], strict=True)]
+            bottom = [(1 - u) * a + u * b for a, b in zip(corners[3], corners[2], strict=True)]
+            x, y = ((1 - v) * t + v * b for t, b in zip(top, bottom, strict=True))
+            if 0 <= x < width and 0 <= y < height:
+                points.append((x, y))
+    return points
 
 
 class LiveActions:
@@ -164,14 +188,10 @@ class LiveActions:
                                              "disabled")
         return object_id, state, None
 
-    async def _centre(self, backend_id: int, object_id: str) -> tuple[float, float] | None:
-        await self._call(object_id, _SCROLL_JS)
-        return await self._box_centre(backend_id)
-
-    async def _covering(self, object_id: str, x: float, y: float) -> str | None:
+    async def _covering(self, object_id: str, x: float, y: float,
+                        viewport: dict[str, Any]) -> str | None:
         """Description of what lies on top at viewport point (x, y) when it is not the element
         itself. ``DOM.getNodeForLocation`` takes page coordinates: add the scroll offset."""
-        viewport = (await self._send("Page.getLayoutMetrics"))["cssLayoutViewport"]
         hit = await self._send("DOM.getNodeForLocation", {
             "x": round(x + viewport["pageX"]), "y": round(y + viewport["pageY"]),
             "includeUserAgentShadowDOM": False, "ignorePointerEventsNone": True})
@@ -330,18 +350,30 @@ class LiveActions:
         return await self._guard(clear())
 
     async def _pointable(self, backend_id: int, what: str) -> tuple[float, float] | ActionOutcome:
-        """The centre of an element the mouse can reach there, or why it cannot (as click)."""
+        """A point of the element (scrolled into view) where the mouse reaches the element
+        itself, or why there is none (as click). The centre of its box comes first; when
+        something lies on top there (a label over a pie slice, an overlapping button), the
+        other probe points of its boxes (``probe_points``) are tried, as a person clicks the
+        part of a half-covered button they can see. Covered everywhere: the first cover is
+        named."""
         object_id, _, problem = await self._ready(backend_id, what)
         if problem:
             return problem
-        centre = await self._centre(backend_id, object_id)
-        if centre is None:
+        await self._call(object_id, _SCROLL_JS)
+        quads = (await self._send("DOM.getContentQuads", {"backendNodeId": backend_id}))["quads"]
+        metrics = await self._send("Page.getLayoutMetrics")
+        viewport = metrics["cssLayoutViewport"]
+        points = probe_points(quads, viewport["clientWidth"], viewport["clientHeight"])
+        if not points:
             return ActionOutcome(False, f"{what} has no box to point at", "hidden")
-        cover = await self._covering(object_id, *centre)
-        if cover is not None:
-            return ActionOutcome(False, f"{what} is covered by {cover}; close or answer that "
-                                 "first", "covered")
-        return centre
+        first_cover = None
+        for point in points:
+            cover = await self._covering(object_id, *point, viewport)
+            if cover is None:
+                return point
+            first_cover = first_cover or cover
+        return ActionOutcome(False, f"{what} is covered by {first_cover}; close or answer that "
+                             "first", "covered")
 
     async def _box_centre(self, backend_id: int) -> tuple[float, float] | None:
         quads = (await self._send("DOM.getContentQuads", {"backendNodeId": backend_id}))["quads"]

@@ -8,7 +8,7 @@ import pytest
 from pipeline.agent.execute import execute, execute_offline
 from pipeline.distill import DistillOptions, distill
 from pipeline.html.source import page_from_file
-from pipeline.live.actions import LiveActions
+from pipeline.live.actions import LiveActions, probe_points
 from pipeline.report.page_set import FIXTURE_DIR
 from pipeline.tools.calls import make_call
 
@@ -97,6 +97,45 @@ def test_stale_hidden_disabled_and_covered_targets_are_tool_errors(live):
     page, actions, run = live("modal.html", DistillOptions(occlusion=False))
     covered = run(execute(make_call("click", index=ref_of(page, "subscribe")), page, actions))
     assert covered.error == "covered" and "is covered by <div#consent-overlay>" in covered.text
+
+
+def test_probe_points_start_at_the_centre_and_stay_inside_the_box_and_the_viewport():
+    square = [10, 10, 30, 10, 30, 30, 10, 30]
+    points = probe_points([square], 800, 600)
+    assert points[0] == (20, 20) and len(points) == 13 == len(set(points))
+    assert all(10 < x < 30 and 10 < y < 30 for x, y in points)
+    diamond = [50, 0, 100, 50, 50, 100, 0, 50]  # a square turned 45 degrees
+    assert all(abs(x - 50) + abs(y - 50) < 50 for x, y in probe_points([diamond], 800, 600))
+    two = probe_points([square, [100, 100, 120, 100, 120, 120, 100, 120]], 800, 600)
+    assert two[:2] == [(20, 20), (110, 110)]  # every box's centre before any other point
+    assert all(x < 25 for x, _ in probe_points([square], 25, 600))  # the viewport's right edge
+    assert probe_points([[900, 0, 950, 0, 950, 40, 900, 40]], 800, 600) == []
+
+
+HALF_COVER_JS = """fraction => {
+  const button = document.querySelector('#signup-submit');
+  button.addEventListener('click', () => { button.dataset.clicked = 'yes'; });
+  const box = button.getBoundingClientRect();
+  const cover = document.getElementById('cover') || document.createElement('div');
+  cover.id = 'cover';
+  Object.assign(cover.style, {position: 'absolute', left: `${box.left + scrollX}px`,
+    top: `${box.top + scrollY}px`, width: `${box.width * fraction}px`,
+    height: `${box.height}px`, background: 'grey', zIndex: 10});
+  document.body.appendChild(cover);
+}"""
+
+
+@pytest.mark.browser
+def test_a_half_covered_button_is_clicked_where_it_shows_and_a_whole_cover_is_named(live):
+    page, actions, run = live("forms.html")
+    button = ref_of(page, "signup-submit")
+    run(actions.page.evaluate(HALF_COVER_JS, 0.6))
+    clicked = run(execute(make_call("click", index=button), page, actions))
+    assert clicked.ok, clicked.text
+    assert value_of(run, actions, "#signup-submit", "dataset.clicked") == "yes"
+    run(actions.page.evaluate(HALF_COVER_JS, 1.0))
+    covered = run(execute(make_call("click", index=button), page, actions))
+    assert covered.error == "covered" and "is covered by <div#cover>" in covered.text
 
 
 @pytest.mark.browser
