@@ -56,6 +56,21 @@ _DESCRIBE_JS = """function () {
   const text = (el.innerText || el.value || '').trim().replace(/\\s+/g, ' ').slice(0, 40).trim();
   return `<${tag}${id}>${text}`;
 }"""
+# Whether the keyboard focus sits in an editable field the page hides (opacity 0, no size),
+# inside this element or beside it: a terminal or code editor that draws its own text reads the
+# keys through such a field, which its click focuses.
+_HIDDEN_FOCUS_JS = """function () {
+  const field = this.ownerDocument.activeElement;
+  if (!field || field === this || !this.parentElement || !this.parentElement.contains(field))
+    return false;
+  const tag = field.tagName.toLowerCase();
+  const editable = field.isContentEditable || tag === 'textarea' || (tag === 'input' &&
+    ['', 'text', 'search'].includes((field.getAttribute('type') || '').toLowerCase()));
+  const rect = field.getBoundingClientRect();
+  const shown = rect.width > 1 && rect.height > 1 &&
+    field.checkVisibility({checkOpacity: true, checkVisibilityCSS: true});
+  return editable && !field.readOnly && !shown;
+}"""
 # Set a value the way a user's input would end (for inputs the keyboard cannot fill: date...).
 _SET_VALUE_JS = """function (value) {
   this.focus();
@@ -221,14 +236,19 @@ class LiveActions:
         if state["type"] in _VALUE_SET_TYPES and state["tag"] == "input":
             value = await self._call(object_id, _SET_VALUE_JS, text)
             return ActionOutcome(True, f"set {what} to {value!r}")
+        through_focus = False
         if not state["editable"] or state["readonly"]:
-            return ActionOutcome(False, f"{what} does not take typed text; click it or use "
-                                 "select for a dropdown", "not_editable")
-        await self._call(object_id, "function () { this.focus(); }")
+            through_focus = await self._call(object_id, _HIDDEN_FOCUS_JS)
+            if not through_focus:
+                return ActionOutcome(False, f"{what} does not take typed text; click it or use "
+                                     "select for a dropdown", "not_editable")
+        else:
+            await self._call(object_id, "function () { this.focus(); }")
         await self.page.keyboard.press("ControlOrMeta+A")
         await self.page.keyboard.press("Delete")
         await self.page.keyboard.type(text)
-        return ActionOutcome(True, f"typed {text!r} into {what}")
+        how = " (through the hidden field that has the focus)" if through_focus else ""
+        return ActionOutcome(True, f"typed {text!r} into {what}{how}")
 
     async def select(self, backend_id: int, option: str, what: str = "the element") -> ActionOutcome:
         return await self._guard(self._select(backend_id, option, what))

@@ -165,3 +165,30 @@ def test_a_query_result_ref_clicks_the_element_it_names(live):
     card = run(actions.page.evaluate(
         "() => document.activeElement.closest('article, li, .card, div').innerText"))
     assert "Compact Kettle 3" in card
+
+
+# A terminal-like widget: the page draws the text in a <div> and reads the keys through an
+# invisible input beside it that a click on the <div> focuses (MiniWoB++'s terminal).
+_TERMINAL_JS = """() => {
+  const box = document.createElement('div');
+  box.innerHTML = '<div id="term">$ </div><input id="term-keys" style="opacity: 0">';
+  document.body.prepend(box);
+  const term = box.querySelector('#term'), keys = box.querySelector('#term-keys');
+  term.addEventListener('click', () => keys.focus());
+  keys.addEventListener('keydown', (e) => {
+    if (e.key.length === 1 && !e.ctrlKey && !e.metaKey) term.textContent += e.key;
+  });
+}"""
+
+
+@pytest.mark.browser
+def test_typing_into_a_widget_goes_to_the_hidden_field_its_click_focuses(live):
+    _, actions, run = live("forms.html")
+    run(actions.page.evaluate(_TERMINAL_JS))
+    term = run(actions.backend_id_of("() => document.querySelector('#term')"))
+    unfocused = run(actions.type(term, "ls", "the terminal"))
+    assert unfocused.error == "not_editable", unfocused.message
+    assert run(actions.click(term, "the terminal")).ok
+    typed = run(actions.type(term, "ls -a", "the terminal"))
+    assert typed.ok and "hidden field" in typed.message, typed.message
+    assert value_of(run, actions, "#term", "textContent") == "$ ls -a"
