@@ -49,11 +49,12 @@ async def sign_agreement(page, episode):
 
 async def terminal(page, episode):
     """Focus the terminal, list the files, then remove the one the task describes (by
-    extension, or the one with none), typing key by key as into any terminal."""
+    extension, or the one with none): each command typed into the terminal at once (its keys
+    go to the hidden field its click focuses), then Enter."""
     wanted = re.search(r"extension \.(\S+)$", episode.utterance)
     yield click(css("#terminal"))
     before = await _terminal_lines(page)
-    async for act in _type_keys("ls"):
+    async for act in _run_command("ls"):
         yield act
     files = [f for line in (await _terminal_lines(page))[len(before):] for f in line.split()]
     if wanted:
@@ -62,14 +63,13 @@ async def terminal(page, episode):
         target = next((f for f in files if "." not in f), None)
     if target is None:
         raise PolicyError(f"{episode.task}: no listed file fits {episode.utterance!r} ({files})")
-    async for act in _type_keys(f"rm {target}"):
+    async for act in _run_command(f"rm {target}"):
         yield act
 
 
-async def _type_keys(command: str):
-    """A command typed key by key into the focused terminal, then Enter."""
-    for key in command:
-        yield press(css("#terminal"), key)
+async def _run_command(command: str):
+    """The command typed into the focused terminal, then Enter."""
+    yield type_(css("#terminal"), command)
     yield press(css("#terminal"), "Enter")
 
 
