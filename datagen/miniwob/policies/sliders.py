@@ -1,7 +1,9 @@
-"""Oracle policies for the jQuery UI slider tasks. A slider shows its value beside it but not its
-range, so the policy reads the range the way a person finds it: focus the handle, press Home and
-End and read the value shown. Then it drags the handle to the wanted value's place and corrects
-the last steps with the arrow keys (each moves one step), reading the value after each act."""
+"""Oracle policies for the jQuery UI slider tasks. A slider shows its value beside it and its
+handle's place along the track, but not its range, so the policy finds the range the way a person
+does: it drags the handle to the end of the track farther away and reads the value there; two
+places and their values give the range. Then it drags the handle to the wanted value's place and
+corrects the last steps with the arrow keys (each moves one step; the drag leaves the focus on the
+handle), reading the value after each act. A slider already at the wanted value is left alone."""
 
 from __future__ import annotations
 
@@ -20,35 +22,48 @@ from datagen.miniwob.policies.base import (
 )
 
 MAX_ARROWS = 12  # corrections after the drag; more means the drag went badly wrong
+END_OVERSHOOT_PX = 20  # a drag to an end goes this far past it (the slider stops at its end)
+# The slider's length along its axis, where its handle sits (0: the low end, 1: the high end: the
+# handle's offset, a percentage of the track) and whether it stands vertically (low end at the
+# bottom).
+_GEOMETRY_JS = """(selector) => { const slider = document.querySelector(selector);
+  const vertical = slider.classList.contains('ui-slider-vertical');
+  const offset = slider.querySelector('.ui-slider-handle').style[vertical ? 'bottom' : 'left'];
+  const box = slider.getBoundingClientRect();
+  return {length: vertical ? box.height : box.width, place: parseFloat(offset) / 100,
+          vertical}; }"""
 
 
 async def set_slider(page, slider: str, shown: str, wanted: int):
     """The acts that set the slider ``slider`` (a CSS selector) to ``wanted``; its value shows
     in the element ``shown``."""
     handle = css(f"{slider} .ui-slider-handle")
-    yield click(handle)
-    yield press(handle, "Home")
-    low = await _value(page, shown)
-    yield press(handle, "End")
-    high = await _value(page, shown)
-    if not low <= wanted <= high:
-        raise PolicyError(f"{wanted} is outside the slider's range {low}..{high}")
-    if wanted != high:
-        box = await page.evaluate(
-            f"() => {{ const r = document.querySelector({json.dumps(slider)})"
-            ".getBoundingClientRect(); return [r.width, r.height]; }")
-        vertical = await page.evaluate(
-            f"() => document.querySelector({json.dumps(slider)}).classList"
-            ".contains('ui-slider-vertical')")
-        share = (high - wanted) / (high - low)
-        by = (0, round(share * box[1])) if vertical else (-round(share * box[0]), 0)
-        yield drag(handle, by=by)
+    now = await _value(page, shown)
+    if now == wanted:
+        return
+    geometry = await page.evaluate(_GEOMETRY_JS, slider)
+    end = 0.0 if geometry["place"] > 0.5 else 1.0
+    yield drag(handle, by=_offset(geometry, end - geometry["place"], END_OVERSHOOT_PX))
+    at_end = await _value(page, shown)
+    per_length = (at_end - now) / (end - geometry["place"])  # the range's span
+    low = at_end - end * per_length
+    if not min(low, low + per_length) <= wanted <= max(low, low + per_length):
+        raise PolicyError(f"{wanted} is outside the slider's range {low:g}..{low + per_length:g}")
+    if wanted != at_end:
+        yield drag(handle, by=_offset(geometry, (wanted - at_end) / per_length))
     for _ in range(MAX_ARROWS):
         now = await _value(page, shown)
         if now == wanted:
             return
         yield press(handle, "ArrowRight" if now < wanted else "ArrowLeft")
     raise PolicyError(f"the slider did not reach {wanted} (shows {await _value(page, shown)})")
+
+
+def _offset(geometry: dict, share: float, overshoot: int = 0) -> tuple[int, int]:
+    """The drag (dx, dy) in pixels that moves the handle by ``share`` of the slider's length
+    (negative: towards the low end), ``overshoot`` pixels further."""
+    pixels = share * geometry["length"] + (overshoot if share > 0 else -overshoot)
+    return (0, -round(pixels)) if geometry["vertical"] else (round(pixels), 0)
 
 
 async def _value(page, shown: str) -> int:
