@@ -1,13 +1,16 @@
-"""Oracle policy for the jQuery UI datepicker tasks: open the picker, step month by month to the
-wanted one (reading the month and year it shows), click the day, submit."""
+"""Oracle policy for the jQuery UI datepicker tasks: open the picker, step to the wanted month
+(reading the month and year it shows), click the day, submit. More than half a year away, the
+picker's Control+PageUp (PageDown) jumps a year at once (to its first (last) month where the
+year would leave its range); the last months are the Prev and Next buttons."""
 
 from __future__ import annotations
 
 from datetime import date, datetime
 
-from datagen.miniwob.policies.base import PolicyError, after, click, css, is_visible
+from datagen.miniwob.policies.base import PolicyError, after, click, css, is_visible, press
 
 MAX_MONTHS = 24  # a picker further than this from the wanted month is a broken page
+YEAR_JUMP_AFTER = 6  # months: further away, a year's jump and steps back are fewer acts
 _SHOWN_JS = """() => { const d = document.querySelector('#ui-datepicker-div');
   if (!d) return null; return [d.querySelector('.ui-datepicker-month').textContent,
   d.querySelector('.ui-datepicker-year').textContent]; }"""
@@ -20,10 +23,14 @@ async def pick_date(page, wanted: date, input_selector: str = "#datepicker"):
     for _ in range(MAX_MONTHS):
         month, year = await page.evaluate(_SHOWN_JS)
         shown = datetime.strptime(f"{month} {year}", "%B %Y").date()
-        if (shown.year, shown.month) == (wanted.year, wanted.month):
+        ahead = (wanted.year - shown.year) * 12 + wanted.month - shown.month
+        if ahead == 0:
             break
-        step = "prev" if (shown.year, shown.month) > (wanted.year, wanted.month) else "next"
-        yield click(css(f"#ui-datepicker-div .ui-datepicker-{step}"))
+        if abs(ahead) > YEAR_JUMP_AFTER:
+            yield press(css(input_selector), "Control+PageDown" if ahead > 0 else "Control+PageUp")
+        else:
+            step = "next" if ahead > 0 else "prev"
+            yield click(css(f"#ui-datepicker-div .ui-datepicker-{step}"))
     else:
         raise PolicyError(f"the datepicker did not reach {wanted:%B %Y}")
     yield click(css("#ui-datepicker-div td[data-handler=selectDay] a", str(wanted.day)))
