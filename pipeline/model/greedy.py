@@ -16,8 +16,9 @@ reused, so every cached key and value is exactly what a prefill without the cach
 the answers are the same token for token whatever the cache held before (a prefix cut at any
 other point would be rounded differently -- in bf16 enough to flip a near-tie). Decoding
 is bound by reading the weights, so the answers are decoded as a batch: the rows' keys and
-values are left-padded to one width under an attention mask, each row keeps its own positions,
-and a row that reaches a stop id (or ``max_new_tokens``) leaves the batch. Each finished row's
+values are left-padded to one width under an attention mask in a cache that grows in place
+(``RoomyCache``: no copy of the whole cache per token), each row keeps its own positions, and
+a row that reaches a stop id (or ``max_new_tokens``) leaves the batch. Each finished row's
 prompt chunks go back into the cache for the next call of its conversation.
 
 A forward reads the weights once for a few tokens as for one, so a lone row also feeds a
@@ -28,14 +29,14 @@ first the model would not have chosen, and gains the model's token after the las
 one to ``lookup + 1`` tokens per forward, each the token plain decoding picks (a token's logits
 come from a wider forward, which may round differently: the tests find the same answers on
 real prompts, in fp32 and bf16). The draft slots it did not keep are cropped from the cache
-(``DynamicCache.crop``), so the cache holds exactly the row's fed ids again. Only a lone row
+(``crop``), so the cache holds exactly the row's fed ids again. Only a lone row
 drafts -- a prompt decoded alone, or the last row of a batch: verifying drafts for B rows
 feeds B x (lookup + 1) tokens per forward, which on a CPU costs compute the few confirmed ids
 do not repay (a batch of 4 with ragged acceptance, the rows' unkept slots masked as holes in
 the batch's cache, measured 1.0x plain at lookup 4 and 0.8x at 8), and rows in company keep
 one slot each, so nothing ragged enters the batch's cache. ``lookup=0`` is plain decoding.
 The model is any Hugging Face causal LM (peft-wrapped or not) that takes
-``position_ids``, ``attention_mask``, ``cache`` (a ``DynamicCache``, extended in place) and
+``position_ids``, ``attention_mask``, ``cache`` (a ``RoomyCache``: a ``DynamicCache`` that grows in place) and
 ``logits_to_keep``.
 """
 
@@ -47,8 +48,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import torch
-from transformers import DynamicCache
 
+from pipeline.model.kv_cache import RoomyCache
 from pipeline.model.lookup import LOOKUP_TOKENS, draft
 from pipeline.model.prefix_cache import Layers, PrefixCache
 
@@ -108,13 +109,16 @@ def _prefill(model: Any, ids: list[int], cache: PrefixCache | None, stats: Decod
     started = time.perf_counter()
     keep, layers = (0, None) if cache is None else cache.lookup(ids)
     keep -= keep % CHUNK
-    past = DynamicCache(ddp_cache_data=[(k[:, :, :keep], v[:, :, :keep]) for k, v in layers]) \
-        if layers and keep else DynamicCache()
+    past = RoomyCache(_layer_count(model), len(ids),
+                      [(k[:, :, :keep], v[:, :, :keep]) for k, v in layers] if layers and keep
+                      else ())
     for start in range(keep, len(ids), CHUNK):
         end = min(start + CHUNK, len(ids))
         out = model(input_ids=torch.tensor([ids[start:end]], device=device),
                     position_ids=torch.arange(start, end, device=device).unsqueeze(0),
-                    cache=past, use_cache=True, logits_to_keep=1)
+                    cache=past, use_cache=True,
+                    logits_to_keep=_positions([end - start - 1] if end == len(ids) else [],
+                                              device))
     token = int(out.logits[0, -1].argmax())
     row = _Row(ids, _layers(past), [token], keep, token in stops or max_new_tokens <= 1)
     stats.prompt_tokens += len(ids)
@@ -125,31 +129,41 @@ def _prefill(model: Any, ids: list[int], cache: PrefixCache | None, stats: Decod
 
 def _decode(model: Any, rows: list[_Row], max_new_tokens: int, stops: set[int], lookup: int,
             stats: DecodeStats, device: torch.device) -> None:
-    """Decode the unfinished rows together until each is done; a row that finishes leaves
-    the batch (the rest are re-packed without it). Only a lone row drafts (see module doc)."""
+    """Decode the unfinished rows together until each is done. The rows' keys and values are
+    left-padded into one ``RoomyCache`` with room for the answers; a row that finishes takes a
+    copy of its own and leaves the batch (``keep_rows``, which also drops the left padding no
+    remaining row needs). Only a lone row drafts (see module doc)."""
     started = time.perf_counter()
     active = [r for r in rows if not r.done]
-    while active:
+    if active:
         width = max(len(r.fed) for r in active)
         pads = [width - len(r.fed) for r in active]
-        past = DynamicCache(ddp_cache_data=[
+        past = RoomyCache(_layer_count(model), width + max_new_tokens + lookup + 1, [
             (_stack([r.layers[i][0] for r in active], pads),
              _stack([r.layers[i][1] for r in active], pads))
             for i in range(len(active[0].layers))])
         mask = torch.tensor([[0] * p + [1] * (width - p) for p in pads], device=device)
+    while active:
         drafting = lookup if len(active) == 1 else 0
-        while not any(r.done for r in active):
-            mask = _step(model, active, past, mask, max_new_tokens, stops, drafting, stats,
-                         device)
+        mask = _step(model, active, past, mask, max_new_tokens, stops, drafting, stats, device)
+        if not any(r.done for r in active):
+            continue
         layers = _layers(past)
-        for b, (row, pad) in enumerate(zip(active, pads, strict=True)):
-            row.layers = tuple((k[b:b + 1, :, pad:].clone(), v[b:b + 1, :, pad:].clone())
-                               for k, v in layers)
-        active = [r for r in active if not r.done]
+        for b, row in enumerate(active):
+            if row.done:
+                row.layers = tuple((k[b:b + 1, :, pads[b]:].clone(),
+                                    v[b:b + 1, :, pads[b]:].clone()) for k, v in layers)
+        kept = [b for b, row in enumerate(active) if not row.done]
+        if kept:
+            trim = min(pads[b] for b in kept)
+            past.keep_rows(kept, trim)
+            mask = mask[kept][:, trim:]
+            pads = [pads[b] - trim for b in kept]
+        active = [active[b] for b in kept]
     stats.decode_seconds += time.perf_counter() - started
 
 
-def _step(model: Any, active: list[_Row], past: DynamicCache, mask: torch.Tensor,
+def _step(model: Any, active: list[_Row], past: RoomyCache, mask: torch.Tensor,
           max_new_tokens: int, stops: set[int], lookup: int, stats: DecodeStats,
           device: torch.device) -> torch.Tensor:
     """One forward of the batch: each row's pending token, then its draft of up to ``lookup``
@@ -204,6 +218,20 @@ def _accept(row: _Row, drafted: list[int], best: list[int], max_new_tokens: int,
     stats.drafted_tokens += len(drafted)
     stats.accepted_tokens += emitted - 1
     return emitted
+
+
+def _positions(kept: list[int], device: torch.device) -> torch.Tensor:
+    """``logits_to_keep`` for a prefill chunk: the positions whose logits are wanted (the last
+    one in the prompt's last chunk, none in the others), as indices. The integer form (1: the
+    last position) slices a view that keeps the chunk's strides, which ``matmul`` cannot fold
+    into one matrix product: it copied the whole output embedding (576 x 49,152 for SmolLM2)
+    into a batched product on every chunk, 60% of a 128-token chunk's time on a CPU. Indexing
+    gives a compact tensor, and a chunk with no kept position skips the head."""
+    return torch.tensor(kept, dtype=torch.long, device=device)
+
+
+def _layer_count(model: Any) -> int:
+    return model.config.get_text_config().num_hidden_layers
 
 
 def _layers(past: Any) -> Layers:

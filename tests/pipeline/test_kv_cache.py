@@ -1,0 +1,65 @@
+"""RoomyCache: the same keys and values as a DynamicCache after any run of writes and crops,
+written in place; its first write copies what it is given; rows and padding can be dropped."""
+
+from __future__ import annotations
+
+import torch
+from transformers import DynamicCache
+
+from pipeline.model.kv_cache import RoomyCache
+
+
+def states(batch: int, length: int, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
+    generator = torch.Generator().manual_seed(seed)
+    return (torch.randn(batch, 3, length, 4, generator=generator),
+            torch.randn(batch, 3, length, 4, generator=generator))
+
+
+def same(a, b) -> bool:
+    return all(torch.equal(ka, kb) and torch.equal(va, vb)
+               for (ka, va, *_), (kb, vb, *_) in zip(a, b, strict=True))
+
+
+def test_writes_and_crops_match_a_dynamic_cache_past_the_capacity():
+    start = [states(2, 5, 0), states(2, 5, 1)]
+    roomy = RoomyCache(2, capacity=8, data=start)
+    dynamic = DynamicCache(ddp_cache_data=start)
+    for step, (length, crop) in enumerate([(1, 0), (3, 2), (1, 0), (6, 1), (4, 0)]):
+        for layer in range(2):
+            keys, values = states(2, length, 10 * step + layer)
+            got = roomy.update(keys, values, layer)
+            want = dynamic.update(keys, values, layer)
+            assert torch.equal(got[0], want[0]) and torch.equal(got[1], want[1])
+        if crop:
+            roomy.crop(-crop)
+            dynamic.crop(-crop)
+        assert same(roomy, dynamic) and roomy.get_seq_length() == dynamic.get_seq_length()
+    assert roomy.get_seq_length() == 5 + 1 + 3 - 2 + 1 + 6 - 1 + 4  # it grew past 8
+
+
+def test_a_write_lands_in_the_buffer_without_copying_the_filled_part():
+    roomy = RoomyCache(1, capacity=32, data=[states(1, 10, 0)])
+    buffer = roomy.layers[0].keys.untyped_storage().data_ptr()
+    for step in range(20):
+        roomy.update(*states(1, 1, step), 0)
+    assert roomy.layers[0].keys.untyped_storage().data_ptr() == buffer
+    assert roomy.get_seq_length() == 30
+
+
+def test_the_data_it_starts_from_is_never_written_to():
+    keys, values = states(1, 6, 0)
+    original = keys.clone()
+    roomy = RoomyCache(1, capacity=6, data=[(keys[:, :, :4], values[:, :, :4])])
+    roomy.update(*states(1, 2, 1), 0)
+    assert torch.equal(keys, original)
+
+
+def test_keep_rows_drops_finished_rows_and_common_left_padding():
+    keys, values = states(3, 7, 0)
+    roomy = RoomyCache(1, capacity=16, data=[(keys, values)])
+    roomy.keep_rows([2, 0], trim=3)
+    assert torch.equal(roomy.layers[0].keys, keys[[2, 0], :, 3:])
+    new_keys, new_values = states(2, 1, 1)
+    roomy.update(new_keys, new_values, 0)
+    assert torch.equal(roomy.layers[0].values,
+                       torch.cat([values[[2, 0], :, 3:], new_values], dim=2))
