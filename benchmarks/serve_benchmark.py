@@ -8,8 +8,9 @@ Every request is one query_only agent step (the opening of a step on the bundled
 system prompt, task, the page overview) sent with the tool schemas over real HTTP to a server
 on 127.0.0.1 (``pipeline.serve``), each client a thread with its own connection sending its
 requests back to back. The batching server is the served configuration (``batch_size`` 16,
-``batch_wait_s`` 0.02); the baseline is the same model and server with ``batch_size`` 1, so
-requests are generated one at a time, measured with 16 clients. The base model is rendered as
+continuous batching); the baseline is the same model and server with ``batch_size`` 1, so
+requests are generated one at a time, measured with 16 clients. ``mean batch`` is the answers
+each decode forward advanced, on average. The base model is rendered as
 a trained checkpoint is (``--prompt trained``: brief system prompt, no tool list -- what a
 served checkpoint reads) unless ``--prompt untuned``. Every answer runs to ``max_new_tokens``
 or the end of the turn, so both servers generate the same tokens. Target (the serve issue):
@@ -98,8 +99,9 @@ def measure(policy: ModelPolicy, label: str, levels: tuple[int, ...], per_client
             before = policy.stats()
             row = {"server": label, **load(url, clients, per_client, messages)}
             after = policy.stats()
-            batches = max(after["batches"] - before["batches"], 1)
-            row["mean_batch"] = round((after["prompts"] - before["prompts"]) / batches, 2)
+            steps = after["decode_steps"] - before["decode_steps"]
+            rows_decoded = after["decode_rows"] - before["decode_rows"]
+            row["mean_batch"] = round(rows_decoded / steps, 2) if steps else 0.0
             rows.append(row)
             print(row, flush=True)
     return rows

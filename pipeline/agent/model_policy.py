@@ -9,10 +9,11 @@ A trained model gets the conversation rendered exactly as in training (``render_
 brief system prompt, no tool list); an untuned one gets ``untuned_system_prompt`` (the tool list,
 the call format and two worked examples) in place of the system prompt. Decoding is greedy and
 stops at ``<bu_end>`` or the end of the turn. ``next_turn`` calls made at the same time (episodes
-or offline steps run concurrently) are batched: the first waits ``batch_wait_s`` for others to
-join, then one ``generate_turns`` call serves up to ``batch_size`` of them in a worker thread,
-so browsers keep running while the model generates (``generate(messages)`` is the same batched
-generation for callers with a conversation of their own, such as the server's chat endpoint).
+or offline steps run concurrently) are decoded together by the policy's ``Engine``
+(``pipeline.model.engine``: continuous batching in its own thread, so browsers keep running
+while the model generates; a call joins the running batch of up to ``batch_size`` answers
+between two decode steps). ``generate(messages)`` is the same for callers with a conversation
+of their own, such as the server's chat endpoint.
 The policy keeps a ``PrefixCache`` (``settings.prefix_cache`` entries): a call prefills only what
 follows the longest prefix an earlier call computed, keyed by token ids, so concurrent episodes
 share the system prompt and nothing else. An answer decoded alone verifies
@@ -34,15 +35,18 @@ import torch
 
 from pipeline.agent.policy import Situation, Turn, calls_before, turn_from_text
 from pipeline.agent.prompts import is_agent_prompt, mode_of, untuned_system_prompt
+from pipeline.model.engine import Engine
 from pipeline.model.generate import (
     Generation,
     bf16_linear_weights,
     bf16_supported,
-    generate_turns,
+    generation_of,
+    stop_ids,
 )
 from pipeline.model.greedy import DecodeStats
 from pipeline.model.lookup import LOOKUP_TOKENS
 from pipeline.model.prefix_cache import PrefixCache
+from pipeline.model.render import render_prompt
 
 Kind = Literal["trained", "untuned"]
 
@@ -51,8 +55,7 @@ Kind = Literal["trained", "untuned"]
 class GenerationSettings:
     max_length: int = 1536  # prompt + answer tokens; prompts are cut as in training
     max_new_tokens: int = 96
-    batch_size: int = 8
-    batch_wait_s: float = 0.02
+    batch_size: int = 8  # answers decoded together at most
     bf16: bool | None = None  # None: where the machine has native bf16
     # torch CPU threads for generation; None keeps torch's default (all cores). Beside live
     # Chromium workers on a small machine, 1 is several times faster and steadier: OpenMP
@@ -76,12 +79,12 @@ class ModelPolicy:
             bf16_linear_weights(model)
         if settings.threads is not None:
             torch.set_num_threads(settings.threads)
-        self._pending: list[tuple[list[dict[str, Any]], int, asyncio.Future]] = []
-        self._worker: asyncio.Task | None = None
         self.cache = PrefixCache(settings.prefix_cache) if settings.prefix_cache > 0 else None
-        self._stats = {"prompts": 0, "batches": 0, "prompt_tokens": 0, "generated_tokens": 0,
-                       "seconds": 0.0}
+        self._stats = {"prompts": 0, "prompt_tokens": 0, "generated_tokens": 0}
         self._work = DecodeStats()
+        self.engine = Engine(model, stops=stop_ids(tokenizer), batch_size=settings.batch_size,
+                             lookup=settings.lookup_tokens, cache=self.cache, stats=self._work,
+                             bf16=self.bf16)
 
     async def next_turn(self, situation: Situation) -> Turn:
         started = time.perf_counter()
@@ -101,23 +104,10 @@ class ModelPolicy:
             out[0]["content"] = untuned_system_prompt(mode_of(out[0]["content"]))
         return out
 
-    def generate_now(self, conversations: Sequence[Sequence[Mapping[str, Any]]],
-                     max_new_tokens: int | None = None) -> list[Generation]:
-        """Synchronous batched generation (no event loop needed); ``max_new_tokens`` may lower
-        the settings' limit (prompts are cut to the same length either way)."""
-        s = self.settings
-        limit = self.new_token_limit(max_new_tokens)
-        started = time.perf_counter()
-        out = generate_turns(self.model, self.tokenizer, conversations,
-                             max_length=s.max_length - s.max_new_tokens + limit,
-                             max_new_tokens=limit, batch_size=s.batch_size, bf16=self.bf16,
-                             cache=self.cache, stats=self._work, lookup_tokens=s.lookup_tokens)
-        self._stats["batches"] += -(-len(conversations) // s.batch_size)
-        self._stats["prompts"] += len(conversations)
-        self._stats["prompt_tokens"] += sum(g.prompt_tokens for g in out)
-        self._stats["generated_tokens"] += sum(g.completion_tokens for g in out)
-        self._stats["seconds"] += time.perf_counter() - started
-        return out
+    def _count(self, generation: Generation) -> None:
+        self._stats["prompts"] += 1
+        self._stats["prompt_tokens"] += generation.prompt_tokens
+        self._stats["generated_tokens"] += generation.completion_tokens
 
     def new_token_limit(self, asked: int | None) -> int:
         """The answer length for a caller's ``asked`` limit: it may lower the settings', never
@@ -125,15 +115,20 @@ class ModelPolicy:
         return min(asked or self.settings.max_new_tokens, self.settings.max_new_tokens)
 
     def stats(self) -> dict[str, Any]:
-        """Calls, tokens and seconds so far: ``tokens_per_s`` is generated tokens over all
-        generation seconds; ``prefill_tokens_per_s`` is prompt tokens actually prefilled (not
+        """Calls, tokens and seconds so far: ``seconds`` is the time the model spent in
+        prefill and decode forwards, ``tokens_per_s`` generated tokens over those seconds,
+        ``batches`` the decode forwards and ``mean_batch`` the answers each one decoded on
+        average; ``prefill_tokens_per_s`` is prompt tokens actually prefilled (not
         taken from the prefix cache) per prefill second, ``decode_tokens_per_s`` answer tokens
         per decode second, ``cache_hit_share`` the share of prompt tokens the cache held,
         ``lookup_acceptance`` the share of prompt-lookup draft ids the model confirmed."""
-        s = dict(self._stats)
+        s: dict[str, Any] = dict(self._stats)
         w = self._work
-        s["tokens_per_s"] = _rate(s["generated_tokens"], s["seconds"])
-        s["seconds"] = round(s["seconds"], 3)
+        seconds = w.prefill_seconds + w.decode_seconds
+        s["tokens_per_s"] = _rate(s["generated_tokens"], seconds)
+        s["seconds"] = round(seconds, 3)
+        s["batches"] = w.decode_steps
+        s["mean_batch"] = round(w.decode_rows / w.decode_steps, 2) if w.decode_steps else 0.0
         s["cached_tokens"] = w.cached_tokens
         s["cache_hit_share"] = round(w.cached_tokens / w.prompt_tokens, 4) if w.prompt_tokens \
             else 0.0
@@ -141,6 +136,7 @@ class ModelPolicy:
         s["prefill_tokens_per_s"] = _rate(w.prompt_tokens - w.cached_tokens, w.prefill_seconds)
         s["decode_seconds"] = round(w.decode_seconds, 3)
         s["decode_steps"] = w.decode_steps
+        s["decode_rows"] = w.decode_rows
         s["decode_tokens_per_s"] = _rate(w.decode_tokens, w.decode_seconds)
         s["lookup_acceptance"] = round(w.accepted_tokens / w.drafted_tokens, 4) \
             if w.drafted_tokens else 0.0
@@ -149,38 +145,17 @@ class ModelPolicy:
 
     async def generate(self, messages: list[dict[str, Any]],
                        max_new_tokens: int | None = None) -> Generation:
-        """The next turn of ``messages`` (as ``prompt_messages`` gives them), batched with the
-        calls made at the same time (the agent loop, the server's chat requests) that ask for
-        the same ``max_new_tokens`` (which may lower the settings' limit, never raise it)."""
-        future = asyncio.get_running_loop().create_future()
-        self._pending.append((messages, self.new_token_limit(max_new_tokens), future))
-        if self._worker is None or self._worker.done():
-            self._worker = asyncio.create_task(self._drain())
-        return await future
-
-    async def _drain(self) -> None:
-        while self._pending:
-            await asyncio.sleep(self.settings.batch_wait_s)  # let concurrent callers join
-            waiting = [p for p in self._pending if not p[2].done()]  # skip who gave up
-            if not waiting:
-                self._pending = []
-                break
-            limit = waiting[0][1]
-            batch, self._pending = [], []
-            for item in waiting:  # the oldest request's limit, up to batch_size of them
-                fits = item[1] == limit and len(batch) < self.settings.batch_size
-                (batch if fits else self._pending).append(item)
-            try:
-                outs = await asyncio.to_thread(self.generate_now, [m for m, _, _ in batch],
-                                               limit)
-            except Exception as exc:  # noqa: BLE001 -- handed to every waiting caller
-                for _, _, future in batch:
-                    if not future.done():
-                        future.set_exception(exc)
-                continue
-            for (_, _, future), generation in zip(batch, outs, strict=True):
-                if not future.done():
-                    future.set_result(generation)
+        """The next turn of ``messages`` (as ``prompt_messages`` gives them), decoded beside the
+        calls made at the same time (the agent loop, the server's chat requests);
+        ``max_new_tokens`` may lower the settings' limit, never raise it. The prompt is cut as
+        in training, to leave room for ``settings.max_new_tokens``."""
+        s = self.settings
+        ids = render_prompt(messages, self.tokenizer, max_length=s.max_length - s.max_new_tokens)
+        answer = await asyncio.wrap_future(
+            self.engine.submit(ids, self.new_token_limit(max_new_tokens)))
+        generation = generation_of(answer, len(ids), self.tokenizer)
+        self._count(generation)
+        return generation
 
 
 def _rate(count: float, seconds: float) -> float:

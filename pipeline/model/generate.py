@@ -26,7 +26,7 @@ from typing import Any
 
 import torch
 
-from pipeline.model.greedy import DecodeStats, greedy
+from pipeline.model.greedy import Answer, DecodeStats, greedy
 from pipeline.model.lookup import LOOKUP_TOKENS
 from pipeline.model.prefix_cache import PrefixCache
 from pipeline.model.render import render_prompt
@@ -108,12 +108,18 @@ def generate_turns(
             answers = greedy(model, [rendered[i] for i in batch], max_new_tokens=max_new_tokens,
                              stops=stops, cache=cache, stats=stats, lookup=lookup_tokens)
         for i, answer in zip(batch, answers, strict=True):
-            ids = _until_stop(answer.ids, stops)
-            text = tokenizer.decode(ids, skip_special_tokens=False)
-            out[i] = Generation(text, len(rendered[i]), len(ids), answer.cached)
+            out[i] = generation_of(answer, len(rendered[i]), tokenizer)
     if was_training:
         model.train()
     return [g for g in out if g is not None]
+
+
+def generation_of(answer: Answer, prompt_tokens: int, tokenizer: Any) -> Generation:
+    """The ``Generation`` of a decoded answer: its ids up to and including ``<bu_end>`` (an
+    end-of-turn id is dropped), as text with the special tokens kept."""
+    ids = _until_stop(answer.ids, stop_ids(tokenizer))
+    return Generation(tokenizer.decode(ids, skip_special_tokens=False), prompt_tokens, len(ids),
+                      answer.cached)
 
 
 def _until_stop(ids: list[int], stops: Sequence[int]) -> list[int]:

@@ -9,6 +9,14 @@ from a draft of its next tokens that the forward confirms.
     answers[0].cached       # prompt tokens whose keys and values came from the cache
     stats.accepted_tokens / stats.drafted_tokens    # the share of draft ids confirmed
 
+    batch = DecodeBatch(model, stops=[eos, end], lookup=4, stats=stats)   # rows come and go
+    row = batch.prefill(ids_c, limit=96, cache=cache)
+    batch.join([row])               # between steps, beside the rows already decoding
+    finished = batch.step()         # one forward; the rows it finished have left the batch
+
+``greedy`` prefills its prompts, joins them all and steps until every row is done; the
+continuous engine (``pipeline.model.engine``) joins requests as they arrive, between steps.
+
 Prefill is compute-bound, so a prompt gains nothing from company: each one runs alone, with no
 padding, from the longest prefix ``PrefixCache.lookup`` finds (none without a cache), in
 chunks of ``CHUNK`` tokens at fixed positions. Only whole chunks of a prompt are cached and
@@ -65,6 +73,7 @@ class DecodeStats:
     prefill_seconds: float = 0.0
     decode_tokens: int = 0  # answer tokens after each answer's first (that one ends prefill)
     decode_steps: int = 0  # batched forwards: one token per row, and its draft if any
+    decode_rows: int = 0  # rows over all those forwards (/ decode_steps: the mean batch)
     decode_seconds: float = 0.0
     drafted_tokens: int = 0  # prompt-lookup draft ids verified
     accepted_tokens: int = 0  # of which the model chose the same (their slots kept)
@@ -77,12 +86,19 @@ class Answer:
 
 
 @dataclass(slots=True)
-class _Row:
-    fed: list[int]  # the ids whose keys and values ``layers`` holds
+class Row:
+    """One answer in the making: ``fed`` are the ids whose keys and values the batch (or, once
+    done, ``layers``) holds; ``generated`` ends with the pending token, not yet fed."""
+
+    fed: list[int]
     layers: Layers
+    limit: int  # max_new_tokens of this answer
     generated: list[int] = field(default_factory=list)
     cached: int = 0
     done: bool = False
+
+    def answer(self) -> Answer:
+        return Answer(self.generated, self.cached)
 
 
 @torch.inference_mode()
@@ -91,85 +107,134 @@ def greedy(model: Any, prompts: Sequence[Sequence[int]], *, max_new_tokens: int,
            lookup: int = LOOKUP_TOKENS) -> list[Answer]:
     """The greedy answer of each prompt, in input order (see module doc); ``lookup``: draft
     ids verified per forward and row (0: none)."""
-    device = next(model.parameters()).device
-    rows = [_prefill(model, list(ids), cache, stats, max_new_tokens, set(stops), device)
-            for ids in prompts]
-    _decode(model, rows, max_new_tokens, set(stops), lookup, stats, device)
+    batch = DecodeBatch(model, stops, lookup, stats)
+    rows = [batch.prefill(ids, max_new_tokens, cache) for ids in prompts]
+    batch.join([row for row in rows if not row.done])
+    while batch.rows:
+        batch.step()
     if cache is not None:
-        for row in rows:  # only whole chunks: what any later prefill computes the same way
-            whole = len(row.fed) - len(row.generated) + 1
-            whole -= whole % CHUNK
-            cache.store(row.fed[:whole], tuple((k[:, :, :whole], v[:, :, :whole])
-                                               for k, v in row.layers))
-    return [Answer(row.generated, row.cached) for row in rows]
+        for row in rows:
+            keep_prompt(cache, row)
+    return [row.answer() for row in rows]
 
 
-def _prefill(model: Any, ids: list[int], cache: PrefixCache | None, stats: DecodeStats,
-             max_new_tokens: int, stops: set[int], device: torch.device) -> _Row:
-    started = time.perf_counter()
-    keep, layers = (0, None) if cache is None else cache.lookup(ids)
-    keep -= keep % CHUNK
-    past = RoomyCache(_layer_count(model), len(ids),
-                      [(k[:, :, :keep], v[:, :, :keep]) for k, v in layers] if layers and keep
-                      else ())
-    for start in range(keep, len(ids), CHUNK):
-        end = min(start + CHUNK, len(ids))
-        out = model(input_ids=torch.tensor([ids[start:end]], device=device),
-                    position_ids=torch.arange(start, end, device=device).unsqueeze(0),
-                    cache=past, use_cache=True,
-                    logits_to_keep=_positions([end - start - 1] if end == len(ids) else [],
-                                              device))
-    token = int(out.logits[0, -1].argmax())
-    row = _Row(ids, _layers(past), [token], keep, token in stops or max_new_tokens <= 1)
-    stats.prompt_tokens += len(ids)
-    stats.cached_tokens += keep
-    stats.prefill_seconds += time.perf_counter() - started
-    return row
+def keep_prompt(cache: PrefixCache, row: Row) -> None:
+    """Store a finished row's prompt in ``cache``: only whole chunks, what any later prefill
+    computes the same way."""
+    whole = len(row.fed) - len(row.generated) + 1
+    whole -= whole % CHUNK
+    cache.store(row.fed[:whole], tuple((k[:, :, :whole], v[:, :, :whole])
+                                       for k, v in row.layers))
 
 
-def _decode(model: Any, rows: list[_Row], max_new_tokens: int, stops: set[int], lookup: int,
-            stats: DecodeStats, device: torch.device) -> None:
-    """Decode the unfinished rows together until each is done. The rows' keys and values are
-    left-padded into one ``RoomyCache`` with room for the answers; a row that finishes takes a
-    copy of its own and leaves the batch (``keep_rows``, which also drops the left padding no
-    remaining row needs). Only a lone row drafts (see module doc)."""
-    started = time.perf_counter()
-    active = [r for r in rows if not r.done]
-    if active:
-        width = max(len(r.fed) for r in active)
-        pads = [width - len(r.fed) for r in active]
-        past = RoomyCache(_layer_count(model), width + max_new_tokens + lookup + 1, [
-            (_stack([r.layers[i][0] for r in active], pads),
-             _stack([r.layers[i][1] for r in active], pads))
-            for i in range(len(active[0].layers))])
-        mask = torch.tensor([[0] * p + [1] * (width - p) for p in pads], device=device)
-    while active:
-        drafting = lookup if len(active) == 1 else 0
-        mask = _step(model, active, past, mask, max_new_tokens, stops, drafting, stats, device)
-        if not any(r.done for r in active):
-            continue
-        layers = _layers(past)
-        for b, row in enumerate(active):
-            if row.done:
-                row.layers = tuple((k[b:b + 1, :, pads[b]:].clone(),
-                                    v[b:b + 1, :, pads[b]:].clone()) for k, v in layers)
-        kept = [b for b, row in enumerate(active) if not row.done]
+class DecodeBatch:
+    """The rows decoded together. A prompt is prefilled alone (``prefill``); rows ``join``
+    the batch (their keys and values left-padded into one ``RoomyCache`` with room for their
+    answers, at any time: ``greedy`` joins all its prompts at once, the continuous engine
+    joins requests between steps); ``step`` runs one forward and returns the rows it
+    finished, which leave the batch with a copy of their own keys and values. Not
+    thread-safe: one thread drives a batch."""
+
+    def __init__(self, model: Any, stops: Sequence[int], lookup: int,
+                 stats: DecodeStats) -> None:
+        self.model, self.stops, self.lookup, self.stats = model, set(stops), lookup, stats
+        self.device = next(model.parameters()).device
+        self.layer_count = model.config.get_text_config().num_hidden_layers
+        self.rows: list[Row] = []
+        self.pads: list[int] = []  # each row's left padding in ``past``
+        self.past: RoomyCache | None = None
+        self.mask = torch.zeros(0, 0, dtype=torch.long, device=self.device)
+
+    def prefill(self, ids: Sequence[int], limit: int, cache: PrefixCache | None) -> Row:
+        """The row of a prompt, prefilled after the longest whole-chunk prefix ``cache``
+        holds, with its first answer token pending (done when that is a stop id or
+        ``limit`` is 1)."""
+        ids = list(ids)
+        started = time.perf_counter()
+        keep, layers = (0, None) if cache is None else cache.lookup(ids)
+        keep -= keep % CHUNK
+        past = RoomyCache(self.layer_count, len(ids),
+                          [(k[:, :, :keep], v[:, :, :keep]) for k, v in layers]
+                          if layers and keep else ())
+        for start in range(keep, len(ids), CHUNK):
+            end = min(start + CHUNK, len(ids))
+            out = self.model(
+                input_ids=torch.tensor([ids[start:end]], device=self.device),
+                position_ids=torch.arange(start, end, device=self.device).unsqueeze(0),
+                cache=past, use_cache=True,
+                logits_to_keep=_positions([end - start - 1] if end == len(ids) else [],
+                                          self.device))
+        token = int(out.logits[0, -1].argmax())
+        row = Row(ids, _layers(past), limit, [token], keep, token in self.stops or limit <= 1)
+        self.stats.prompt_tokens += len(ids)
+        self.stats.cached_tokens += keep
+        self.stats.prefill_seconds += time.perf_counter() - started
+        return row
+
+    def join(self, rows: Sequence[Row]) -> None:
+        """Add prefilled, unfinished rows: the batch is re-packed once, as wide as its longest
+        row, with room for every answer's remaining tokens (and a draft)."""
+        if not rows:
+            return
+        width_now = self.mask.shape[1]
+        width = max(width_now, *(len(r.fed) for r in rows))
+        shift = width - width_now
+        pads = [p + shift for p in self.pads] + [width - len(r.fed) for r in rows]
+        current = _layers(self.past) if self.rows else None
+        room = max(r.limit - len(r.generated) for r in [*self.rows, *rows]) + self.lookup + 1
+        new_pads = pads[len(self.rows):]
+        self.past = RoomyCache(self.layer_count, width + room, [
+            tuple(_stack(([(current[i][kv], shift)] if current else [])
+                         + [(r.layers[i][kv], pad) for r, pad in zip(rows, new_pads,
+                                                                      strict=True)])
+                  for kv in (0, 1))
+            for i in range(self.layer_count)])
+        for row in rows:
+            row.layers = ()  # the batch holds them now
+        self.rows = [*self.rows, *rows]
+        self.pads = pads
+        self.mask = torch.tensor([[0] * p + [1] * (width - p) for p in pads], device=self.device)
+
+    def step(self) -> list[Row]:
+        """One forward of every row (a lone row with its prompt-lookup draft); returns the rows
+        that finished, which have left the batch."""
+        started = time.perf_counter()
+        drafting = self.lookup if len(self.rows) == 1 else 0
+        self.mask = _step(self.model, self.rows, self.past, self.mask, self.stops, drafting,
+                          self.stats, self.device)
+        finished = [row for row in self.rows if row.done]
+        self._leave(finished)
+        self.stats.decode_seconds += time.perf_counter() - started
+        return finished
+
+    def _leave(self, leaving: list[Row]) -> None:
+        if not leaving:
+            return
+        layers = _layers(self.past)
+        kept = []
+        for b, row in enumerate(self.rows):
+            if any(row is r for r in leaving):
+                row.layers = tuple((k[b:b + 1, :, self.pads[b]:].clone(),
+                                    v[b:b + 1, :, self.pads[b]:].clone()) for k, v in layers)
+            else:
+                kept.append(b)
         if kept:
-            trim = min(pads[b] for b in kept)
-            past.keep_rows(kept, trim)
-            mask = mask[kept][:, trim:]
-            pads = [pads[b] - trim for b in kept]
-        active = [active[b] for b in kept]
-    stats.decode_seconds += time.perf_counter() - started
+            trim = min(self.pads[b] for b in kept)
+            self.past.keep_rows(kept, trim)
+            self.mask = self.mask[kept][:, trim:]
+        else:
+            self.past, self.mask = None, self.mask[:0, :0]
+        self.pads = [self.pads[b] - (trim if kept else 0) for b in kept]
+        self.rows = [self.rows[b] for b in kept]
 
 
-def _step(model: Any, active: list[_Row], past: RoomyCache, mask: torch.Tensor,
-          max_new_tokens: int, stops: set[int], lookup: int, stats: DecodeStats,
-          device: torch.device) -> torch.Tensor:
+def _step(model: Any, active: list[Row], past: RoomyCache, mask: torch.Tensor,
+          stops: set[int], lookup: int, stats: DecodeStats, device: torch.device
+          ) -> torch.Tensor:
     """One forward of the batch: each row's pending token, then its draft of up to ``lookup``
     ids (only a lone row has one); each row keeps what greedy decoding chooses, and the draft
     slots the row did not keep are cropped from ``past``. Returns the mask, as long as ``past``."""
-    drafts = [_draft(r, max_new_tokens, stops, lookup) for r in active]
+    drafts = [_draft(r, stops, lookup) for r in active]
     slots = 1 + len(drafts[0])
     mask = torch.cat([mask, mask.new_ones(len(active), slots)], dim=1)
     out = model(input_ids=torch.tensor([[r.generated[-1], *d] for r, d in
@@ -178,8 +243,9 @@ def _step(model: Any, active: list[_Row], past: RoomyCache, mask: torch.Tensor,
                                            for r in active], device=device),
                 attention_mask=mask, cache=past, use_cache=True, logits_to_keep=slots)
     stats.decode_steps += 1
+    stats.decode_rows += len(active)
     best = out.logits.argmax(-1).tolist()
-    kept = [_accept(r, d, b, max_new_tokens, stops, stats)
+    kept = [_accept(r, d, b, stops, stats)
             for r, d, b in zip(active, drafts, best, strict=True)]
     unkept = slots - kept[0]  # rows in company have no draft and keep their one slot
     if unkept:
@@ -188,10 +254,10 @@ def _step(model: Any, active: list[_Row], past: RoomyCache, mask: torch.Tensor,
     return mask
 
 
-def _draft(row: _Row, max_new_tokens: int, stops: set[int], lookup: int) -> list[int]:
+def _draft(row: Row, stops: set[int], lookup: int) -> list[int]:
     """The row's prompt-lookup draft: no longer than the answer may still grow besides the
     token every forward adds, and cut after its first stop id (nothing after one is kept)."""
-    room = min(lookup, max_new_tokens - len(row.generated) - 1)
+    room = min(lookup, row.limit - len(row.generated) - 1)
     ids = draft(row.fed + row.generated[-1:], room) if room > 0 else []
     for position, token in enumerate(ids):
         if token in stops:
@@ -199,8 +265,8 @@ def _draft(row: _Row, max_new_tokens: int, stops: set[int], lookup: int) -> list
     return ids
 
 
-def _accept(row: _Row, drafted: list[int], best: list[int], max_new_tokens: int,
-            stops: set[int], stats: DecodeStats) -> int:
+def _accept(row: Row, drafted: list[int], best: list[int], stops: set[int],
+            stats: DecodeStats) -> int:
     """Append to ``row`` the tokens greedy decoding chooses after its pending token and after
     each draft id that matched the model's own choice (``best[j]``: the model's token after
     slot j, so after a mismatch nothing more is read). Returns how many tokens it appended:
@@ -210,7 +276,7 @@ def _accept(row: _Row, drafted: list[int], best: list[int], max_new_tokens: int,
     for j, token in enumerate(best[:len(drafted) + 1]):
         row.generated.append(token)
         emitted += 1
-        row.done = token in stops or len(row.generated) >= max_new_tokens
+        row.done = token in stops or len(row.generated) >= row.limit
         if row.done or j == len(drafted) or drafted[j] != token:
             break
         row.fed.append(token)
@@ -230,15 +296,11 @@ def _positions(kept: list[int], device: torch.device) -> torch.Tensor:
     return torch.tensor(kept, dtype=torch.long, device=device)
 
 
-def _layer_count(model: Any) -> int:
-    return model.config.get_text_config().num_hidden_layers
-
-
 def _layers(past: Any) -> Layers:
     return tuple((keys, values) for keys, values, *_ in past)
 
 
-def _stack(tensors: list[torch.Tensor], pads: list[int]) -> torch.Tensor:
-    """Rows of (1, H, T_i, D) left-padded with zeros to one (B, H, T, D) tensor."""
-    return torch.cat([torch.nn.functional.pad(t, (0, 0, pad, 0)) for t, pad in
-                      zip(tensors, pads, strict=True)])
+def _stack(blocks: list[tuple[torch.Tensor, int]]) -> torch.Tensor:
+    """Blocks of rows (B_i, H, T_i, D), each left-padded with ``pad`` zero positions, as one
+    (sum B_i, H, T, D) tensor."""
+    return torch.cat([torch.nn.functional.pad(t, (0, 0, pad, 0)) for t, pad in blocks])

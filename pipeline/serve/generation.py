@@ -3,9 +3,8 @@
     generator = Generator(policy, limits, metrics)
     generation = await generator(messages)      # ApiError 429 when the queue is full
 
-Requests that arrive together are batched by ``ModelPolicy.generate`` (the first waits
-``batch_wait_s`` for others, then one ``generate_turns`` call serves up to ``batch_size``).
-A request's ``max_tokens`` may lower the answer's length below
+Requests are decoded by ``ModelPolicy.generate``: its engine decodes up to ``batch_size``
+answers together, and a request joins the running batch between two decode steps. A request's ``max_tokens`` may lower the answer's length below
 ``generation.max_new_tokens``, never raise it. At most ``limits.max_queue`` requests wait for or
 are in generation; the next one gets 429
 with ``Retry-After``. Each prompt is rendered up front as a check (generation renders it again,

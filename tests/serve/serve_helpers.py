@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import time
+import asyncio
 
 from pipeline.agent.model_policy import GenerationSettings, ModelPolicy
 from pipeline.model.generate import Generation
@@ -16,20 +16,19 @@ def serve_config(limits: dict | None = None, **changes) -> ServeConfig:
 
 
 class ScriptedPolicy(ModelPolicy):
-    """A ModelPolicy whose "model" answers with ``reply(conversation)``: the server's batching,
-    rendering checks and codec run for real, in milliseconds. ``delay_s`` stands for the time a
-    batch takes; ``batch_sizes`` records every batch."""
+    """A ModelPolicy whose "model" answers with ``reply(conversation)``: the server's queue,
+    rendering checks, timeouts and codec run for real, in milliseconds. ``delay_s`` stands for
+    the time an answer takes (the engine's batching is tested with the real model)."""
 
     def __init__(self, tokenizer, reply=lambda messages: CLICK, delay_s: float = 0.0,
                  batch_size: int = 8) -> None:
         super().__init__(None, tokenizer, "trained", "scripted",  # no weights: no bf16 copy
                          GenerationSettings(max_new_tokens=12, batch_size=batch_size, bf16=False))
-        self.reply, self.delay_s, self.batch_sizes = reply, delay_s, []
+        self.reply, self.delay_s = reply, delay_s
 
-    def generate_now(self, conversations, max_new_tokens=None):
-        time.sleep(self.delay_s)
-        self.batch_sizes.append(len(conversations))
-        return [Generation(self.reply(c), 10, 5) for c in conversations]
+    async def generate(self, messages, max_new_tokens=None):
+        await asyncio.sleep(self.delay_s)
+        return Generation(self.reply(messages), 10, 5)
 
 
 CLICK = 'Clicking the "OK" button: [3].\n<bu_click>{"index": 3}<bu_end>'

@@ -1,0 +1,115 @@
+"""Continuous batching: one thread decodes the answers of every caller, and a request joins the
+running batch between two decode steps instead of waiting for the batch before it to finish.
+
+    engine = Engine(model, stops=stop_ids(tokenizer), batch_size=16, lookup=4, cache=cache,
+                    stats=stats, bf16=True)
+    answer = await asyncio.wrap_future(engine.submit(prompt_ids, limit=96))
+    answer.ids, answer.cached                                  # as ``greedy`` returns them
+
+With batches formed once and decoded to the end (the earlier scheme), a request that arrived
+a moment after a batch started waited for all of that batch's answers before its own began:
+under steady load the latency was about two batch times. Here the engine's thread loops:
+take waiting requests while the batch has room (``batch_size`` rows), prefill each one alone
+(``DecodeBatch.prefill``, from the prefix cache), ``join`` them, run one ``step`` of all rows,
+and hand each finished answer to its caller (its prompt's whole chunks go into the prefix
+cache). The answers are ``greedy``'s token for token: a row's tokens do not depend on the other
+rows (each keeps its own positions under the attention mask). The thread starts on the first
+request and ends after ``idle_s`` without one. torch's inference mode and bf16 autocast are
+per thread, so the thread sets both itself. A request whose future was cancelled before the
+engine took it (a caller that gave up waiting) is skipped; once taken, its answer runs to its
+end (at most its limit). An error in a forward fails the requests in the batch (each caller
+gets the exception) and the engine goes on with the next ones.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from concurrent.futures import Future
+from typing import Any
+
+import torch
+
+from pipeline.model.greedy import DecodeBatch, DecodeStats, Row, keep_prompt
+from pipeline.model.prefix_cache import PrefixCache
+
+IDLE_S = 5.0
+
+
+class Engine:
+    def __init__(self, model: Any, *, stops: Sequence[int], batch_size: int, lookup: int,
+                 cache: PrefixCache | None, stats: DecodeStats, bf16: bool,
+                 idle_s: float = IDLE_S) -> None:
+        self.model, self.stops, self.lookup = model, list(stops), lookup
+        self.batch_size, self.cache, self.stats, self.bf16 = batch_size, cache, stats, bf16
+        self.idle_s = idle_s
+        self._queue: list[tuple[list[int], int, Future]] = []
+        self._wake = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def submit(self, ids: Sequence[int], limit: int) -> Future:
+        """The future answer of prompt ``ids`` (at most ``limit`` new tokens)."""
+        future: Future = Future()
+        with self._wake:
+            self._queue.append((list(ids), limit, future))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="pagescout-engine",
+                                                daemon=True)
+                self._thread.start()
+            self._wake.notify()
+        return future
+
+    def _run(self) -> None:
+        device = next(self.model.parameters()).device
+        with torch.inference_mode(), torch.autocast(device.type, dtype=torch.bfloat16,
+                                                    enabled=self.bf16):
+            batch = DecodeBatch(self.model, self.stops, self.lookup, self.stats)
+            members: dict[int, tuple[Row, Future]] = {}  # id(row) -> (row, its caller)
+            while True:
+                taken = self._take(len(members))
+                if taken is None:
+                    return
+                try:
+                    self._admit(batch, taken, members)
+                    if batch.rows:
+                        for row in batch.step():
+                            self._finish(row, members.pop(id(row))[1])
+                except Exception as exc:  # noqa: BLE001 -- handed to every caller in the batch
+                    for _, future in members.values():
+                        future.set_exception(exc)
+                    for _, _, future in taken:
+                        if not future.done():
+                            future.set_exception(exc)
+                    batch = DecodeBatch(self.model, self.stops, self.lookup, self.stats)
+                    members = {}
+
+    def _take(self, decoding: int) -> list[tuple[list[int], int, Future]] | None:
+        """The waiting requests the batch has room for (waiting for one while nothing is
+        decoding); None when ``idle_s`` passed with nothing to do (the thread then ends)."""
+        with self._wake:
+            if not decoding and not self._queue:
+                self._wake.wait_for(lambda: self._queue, timeout=self.idle_s)
+                if not self._queue:
+                    self._thread = None
+                    return None
+            room = max(self.batch_size - decoding, 0)
+            taken, self._queue = self._queue[:room], self._queue[room:]
+        return [t for t in taken if t[2].set_running_or_notify_cancel()]
+
+    def _admit(self, batch: DecodeBatch, taken: list[tuple[list[int], int, Future]],
+               members: dict[int, tuple[Row, Future]]) -> None:
+        """Prefill the taken requests and join the unfinished ones to the batch."""
+        joining = []
+        for ids, limit, future in taken:
+            row = batch.prefill(ids, limit, self.cache)
+            if row.done:
+                self._finish(row, future)
+            else:
+                joining.append(row)
+                members[id(row)] = (row, future)
+        batch.join(joining)
+
+    def _finish(self, row: Row, future: Future) -> None:
+        if self.cache is not None:
+            keep_prompt(self.cache, row)
+        future.set_result(row.answer())
