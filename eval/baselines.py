@@ -8,7 +8,8 @@ the recorded Step (its positives and operation); live, ``gold`` is a ``LiveOracl
 the task's scripted MiniWoB++ policy (it acts from the utterance and the live DOM, never from the
 task's hidden state) for its next act, resolves the act's element to its backend node id and
 turns it into a Step on the captured page. The teacher's calls (queries, then the action) are
-then handed out one turn at a time. An act the engine cannot express (its element has no ref)
+then handed out one turn at a time; where its queries missed the target, the action goes to the
+target the oracle knows, not to the teacher's guess at the last query's top result. An act the engine cannot express (its element has no ref)
 ends the step with ``done`` and the reason, so the harness counts it as the oracle's failure.
 
 The random policy acts at once on a uniformly drawn element: click, type a word of the task into
@@ -122,7 +123,9 @@ class OraclePolicy:
         turns = [m for m in trajectory.messages if m.get("role") == "assistant"]
         if trajectory.meta.get("error") or not turns:
             return [_done_message(trajectory.meta.get("error", "no call"))]
-        if not _is_action(turns[-1]):  # its queries missed: the oracle still knows the target
+        if not trajectory.meta.get("found"):  # its queries missed: the oracle knows the target
+            if _is_action(turns[-1]):
+                turns.pop()  # the teacher's guess, the last query's top result
             call = action_call(step.operation.op, trajectory.meta["targets"][0],
                                step.operation.value, step.operation.original_op, situation.page)
             turns.append(turn_from_calls([call], "Acting on the known target.").message)
