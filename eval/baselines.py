@@ -8,8 +8,10 @@ the recorded Step (its positives and operation); live, ``gold`` is a ``LiveOracl
 the task's scripted MiniWoB++ policy (it acts from the utterance and the live DOM, never from the
 task's hidden state) for its next act, resolves the act's element to its backend node id and
 turns it into a Step on the captured page. The teacher's calls (queries, then the action) are
-then handed out one turn at a time. An act the engine cannot express (its element has no ref)
-ends the step with ``done`` and the reason, so the harness counts it as the oracle's failure.
+then handed out one turn at a time; where its queries missed the target, the action goes to the
+target the oracle knows, not to the teacher's guess at the last query's top result. An act the engine cannot express (its element has no ref)
+ends the step with ``done`` and the reason, so the harness counts it as the oracle's failure; so
+does an action the executor refused (the scripted policy is not asked for its next act then).
 
 The random policy acts at once on a uniformly drawn element: click, type a word of the task into
 a text field, or select a random option -- the floor any policy must clear.
@@ -90,16 +92,14 @@ class OraclePolicy:
 
     async def next_turn(self, situation: Situation) -> Turn:
         key = id(situation.messages)
+        position = sum(1 for m in situation.messages if m.get("role") == "assistant")
         if key not in self._plans:
+            if position:  # the plan's action was refused: planning again would skip an act
+                return _refused_turn(situation.messages)
             self._plans[key] = (situation.messages, await self._plan(situation))
         plan = self._plans[key][1]
-        position = sum(1 for m in situation.messages if m.get("role") == "assistant")
         if position >= len(plan) - 1:
             del self._plans[key]  # the step's last turn: its plan is spent
-        if position >= len(plan):
-            return turn_from_calls([make_call("done", answer="oracle: no further call")],
-                                   "The oracle has no further call.",
-                                   calls_before(situation.messages))
         message = plan[position]
         call = ToolCall(message["tool_calls"][0]["function"]["name"],
                         message["tool_calls"][0]["function"]["arguments"])
@@ -122,7 +122,9 @@ class OraclePolicy:
         turns = [m for m in trajectory.messages if m.get("role") == "assistant"]
         if trajectory.meta.get("error") or not turns:
             return [_done_message(trajectory.meta.get("error", "no call"))]
-        if not _is_action(turns[-1]):  # its queries missed: the oracle still knows the target
+        if not trajectory.meta.get("found"):  # its queries missed: the oracle knows the target
+            if _is_action(turns[-1]):
+                turns.pop()  # the teacher's guess, the last query's top result
             call = action_call(step.operation.op, trajectory.meta["targets"][0],
                                step.operation.value, step.operation.original_op, situation.page)
             turns.append(turn_from_calls([call], "Acting on the known target.").message)
@@ -140,6 +142,15 @@ def _done_message(reason: str) -> dict[str, Any]:
     return {"role": "assistant", "content": f"The oracle cannot go on: {reason}",
             "tool_calls": [{"type": "function", "function": {
                 "name": "done", "arguments": {"answer": f"oracle: {reason}"}}}]}
+
+
+def _refused_turn(messages: list[dict[str, Any]]) -> Turn:
+    """``done`` naming why the executor refused the step's action (its tool result)."""
+    reason = messages[-1].get("content", "") if messages[-1].get("role") == "tool" else ""
+    answer = f"oracle: its action was refused: {reason}"[:300]
+    return turn_from_calls([make_call("done", answer=answer)],
+                           "The oracle cannot go on: its action was refused.",
+                           calls_before(messages))
 
 
 def _press_enter(message: dict[str, Any]) -> dict[str, Any]:

@@ -2,8 +2,11 @@
 
 ``tier_of`` classifies one element: *semantic* (links with href, buttons, form controls, summary,
 contenteditable, an interactive ARIA role) or *non_semantic* (mouse handlers, tabindex >= 0, its
-own cursor:pointer, Mind2Web's is_clickable, a small data-testid element, an icon-sized element
-with aria-label/title); anything else is structural and gets no ref. Deliberately *not* signals:
+own cursor:pointer, Mind2Web's is_clickable, a jQuery UI drag handle, a small data-testid
+element, an icon-sized element with aria-label/title); anything else is structural and gets no
+ref. jQuery UI listens on the container (a sortable list, a resizable's wrapper) and marks what
+the mouse takes hold of (the list's items, the wrapper's edges) with a handle class: without
+their own refs an agent could drag only the container's centre. Deliberately *not* signals:
 words such as "search" in a class or id, a cursor:pointer inherited from a clickable ancestor, an
 ``<iframe>`` (its content carries the refs), a ``<label>`` whose control is itself visible (the
 control gets the ref; a label whose control is hidden, the custom-checkbox pattern, gets one).
@@ -50,6 +53,7 @@ _OWN_REF_ROLES = frozenset(
 )
 _EDITABLE = frozenset({"", "true", "plaintext-only"})
 _PRESENTATIONAL = frozenset({"presentation", "none"})
+DRAG_HANDLE_CLASSES = frozenset({"ui-sortable-handle", "ui-resizable-handle", "ui-draggable-handle"})
 
 
 def _tabindex(attrs: dict[str, str]) -> int | None:
@@ -74,6 +78,8 @@ def _semantic(node: Node, nodes: list[Node]) -> bool:
 def _non_semantic(node: Node, work: Work) -> bool:
     attrs = node.attributes
     if any(h in attrs for h in HANDLERS) or node.states.get("clickable"):
+        return True
+    if DRAG_HANDLE_CLASSES & set(attrs.get("class", "").split()):
         return True
     tabindex = _tabindex(attrs)
     if tabindex is not None and tabindex >= 0:

@@ -334,6 +334,20 @@ def test_tiers_semantic_and_non_semantic_signals():
     assert ref_ids(sized) == ["icon", "t"]
 
 
+def test_jquery_ui_drag_handles_get_refs_beside_their_listening_container():
+    dp = distill(
+        page(
+            '<body><ul id="list" data-states=\'{"clickable": true}\'>'
+            '<li id="a" class="ui-sortable-handle">A</li><li id="b" class="ui-sortable-handle">B'
+            '</li></ul><div id="wrap" data-states=\'{"clickable": true}\'>'
+            '<textarea id="tt"></textarea><div id="edge" class="ui-resizable-handle '
+            'ui-resizable-e"></div></div><li id="plain">C</li></body>'
+        )
+    )
+    assert ref_ids(dp) == ["list", "a", "b", "wrap", "tt", "edge"]
+    assert dp.refs[2].tier == "non_semantic"
+
+
 # --- compound -------------------------------------------------------------------------------
 def test_select_shows_selected_value_count_and_first_options():
     countries = ["Afghanistan", "Albania", "Algeria", "Andorra"] + [f"C{i}" for i in range(45)]

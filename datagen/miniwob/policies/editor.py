@@ -1,5 +1,11 @@
 """Oracle policy for text-editor (a Quill editor): select everything (Control+A) or one word,
-then press the toolbar's bold / italic / underline button or pick the colour, and submit.
+then press the editor's bold / italic / underline shortcut (Control+B, I, U) or pick the colour
+from the toolbar, and submit.
+
+The styles go by keyboard, not by the toolbar's buttons: BrowserGym writes a ``value`` attribute
+("" for a button) on every element with a value property, and a Quill button with a ``value``
+attribute reads as active when the format is absent and applies "no format" when clicked, so
+there the buttons do nothing. Quill's shortcuts toggle the format of the selection itself.
 
 A word is selected with word jumps from the nearer end of the text: Control+Home (End), then
 Control+arrows until the caret is in the space before (after) the word, then Control+Shift+arrows
@@ -15,7 +21,7 @@ import re
 
 from datagen.miniwob.policies.base import PolicyError, after, click, css, press
 
-STYLE_BUTTONS = {"bold": "bold", "italics": "italic", "underlined": "underline"}
+STYLE_KEYS = {"bold": "b", "italics": "i", "underlined": "u"}
 HUES = {"red": 0, "orange": 36, "yellow": 60, "green": 120, "blue": 210, "purple": 270}
 _EDITOR = css("#editor .ql-editor")
 SELECTION_SETTLE_MS = 250
@@ -37,12 +43,12 @@ async def text_editor(page, episode):
     else:
         async for act in _select_word(page, word):
             yield act
-    # the editor takes the new selection from the browser's selectionchange event, which
-    # arrives after the key press: a toolbar click before it would format an empty range
-    await page.wait_for_timeout(SELECTION_SETTLE_MS)
     if kind == "style":
-        yield click(css(f"#area .ql-toolbar button.ql-{STYLE_BUTTONS[value]}"))
+        yield press(_EDITOR, f"ControlOrMeta+{STYLE_KEYS[value]}")
     else:
+        # the editor takes the new selection from the browser's selectionchange event, which
+        # arrives after the key press: a toolbar click before it would format an empty range
+        await page.wait_for_timeout(SELECTION_SETTLE_MS)
         yield click(css("#area .ql-color .ql-picker-label"))
         swatches = await page.eval_on_selector_all(
             "#area .ql-color .ql-picker-item.ql-primary[data-value]",
