@@ -3,8 +3,10 @@ agent-step token costs, and the issue's targets, from the results the eval scrip
 
     parts += eval_sections(results)     # results: name -> JSON of benchmarks/results/<name>.json
 
-Inputs: ``eval_miniwob`` / ``eval_mind2web_miniwob`` / ``eval_browsergym`` (written by
-``benchmarks/eval_benchmark.py``) and ``agent`` (``benchmarks/agent_benchmark.py``).
+Inputs: ``eval_miniwob`` / ``eval_mind2web_miniwob`` / ``eval_browsergym`` /
+``eval_browsergym_oracle`` (a later round of the oracle alone, after fixes the first round
+showed; written by ``benchmarks/eval_benchmark.py``) and ``agent``
+(``benchmarks/agent_benchmark.py``).
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ from typing import Any
 from common import markdown_table
 from targets import Target
 
-EVAL_RESULTS = ("eval_miniwob", "eval_mind2web_miniwob", "eval_browsergym", "agent",
-                "throughput_cache")
+EVAL_RESULTS = ("eval_miniwob", "eval_mind2web_miniwob", "eval_browsergym",
+                "eval_browsergym_oracle", "agent", "throughput_cache")
 MISSING = "_`benchmarks/results/{name}.json` is missing: that benchmark has not run._"
 LIVE = (("success_rate", "success %"), ("valid_call_rate", "valid calls %"),
         ("steps_per_episode", "steps"), ("tool_calls_per_step", "queries/step"),
@@ -165,4 +167,6 @@ def eval_sections(results: dict[str, dict[str, Any] | None]) -> list[str]:
                         results.get("eval_mind2web_miniwob"), "eval_mind2web_miniwob")
     out += eval_section("BrowserGym MiniWoB benchmark", results.get("eval_browsergym"),
                         "eval_browsergym")
+    out += eval_section("BrowserGym MiniWoB benchmark: the oracle again, after the fixes round 1 "
+                        "showed", results.get("eval_browsergym_oracle"), "eval_browsergym_oracle")
     return out + agent_section(results.get("agent"))
