@@ -154,7 +154,7 @@ class DecodeBatch:
         keep, layers = (0, None) if cache is None else cache.lookup(ids)
         keep -= keep % CHUNK
         past = RoomyCache(self.layer_count, len(ids),
-                          [(k[:, :, :keep], v[:, :, :keep]) for k, v in layers]
+                          [[(k[:, :, :keep], v[:, :, :keep], 0)] for k, v in layers]
                           if layers and keep else ())
         for start in range(keep, len(ids), CHUNK):
             end = min(start + CHUNK, len(ids))
@@ -182,12 +182,10 @@ class DecodeBatch:
         pads = [p + shift for p in self.pads] + [width - len(r.fed) for r in rows]
         current = _layers(self.past) if self.rows else None
         room = max(r.limit - len(r.generated) for r in [*self.rows, *rows]) + self.lookup + 1
-        new_pads = pads[len(self.rows):]
+        joining = list(zip(rows, pads[len(self.rows):], strict=True))
         self.past = RoomyCache(self.layer_count, width + room, [
-            tuple(_stack(([(current[i][kv], shift)] if current else [])
-                         + [(r.layers[i][kv], pad) for r, pad in zip(rows, new_pads,
-                                                                      strict=True)])
-                  for kv in (0, 1))
+            ([(*current[i], shift)] if current else [])
+            + [(*row.layers[i], pad) for row, pad in joining]
             for i in range(self.layer_count)])
         for row in rows:
             row.layers = ()  # the batch holds them now
@@ -298,9 +296,3 @@ def _positions(kept: list[int], device: torch.device) -> torch.Tensor:
 
 def _layers(past: Any) -> Layers:
     return tuple((keys, values) for keys, values, *_ in past)
-
-
-def _stack(blocks: list[tuple[torch.Tensor, int]]) -> torch.Tensor:
-    """Blocks of rows (B_i, H, T_i, D), each left-padded with ``pad`` zero positions, as one
-    (sum B_i, H, T, D) tensor."""
-    return torch.cat([torch.nn.functional.pad(t, (0, 0, pad, 0)) for t, pad in blocks])

@@ -2,7 +2,9 @@
 keys and values into buffers with room for them, instead of concatenating.
 
     past = RoomyCache(layers=30, capacity=len(prompt) + 96)            # empty: prefill into it
-    past = RoomyCache(layers=30, capacity=width + 96, data=stacked)    # from per-layer (k, v)
+    past = RoomyCache(layers=30, capacity=width + 96, data=blocks)     # per layer: blocks of rows
+    # a block is (keys, values, pad): rows (B_i, H, T_i, D) after pad zero positions, all
+    # blocks of a layer as wide (pad + T_i); they are stacked along the batch in one copy
     model(input_ids=..., cache=past, use_cache=True)                   # as with a DynamicCache
     past.keep_rows([0, 2], trim=5)     # drop finished rows and 5 columns of common left padding
 
@@ -11,9 +13,9 @@ add one token to them. On a 2-core CPU that copy was half of a decode step for 1
 tokens (30 layers x 2 x 4 MB per token). Here a layer holds a buffer of ``capacity`` positions
 and exposes ``keys``/``values`` as views of its filled part; a forward writes only its own
 positions. Beyond the capacity a layer grows once to twice what it needs. ``crop`` (inherited)
-shortens the views, so the next write goes where the cropped positions were. The first write
-copies its data into the layer's own buffer, so tensors passed in (a prefix cache's entries)
-are never written to.
+shortens the views, so the next write goes where the cropped positions were. The data a cache
+starts from is copied into its own buffers (once: no padded or stacked intermediate), so tensors
+passed in (a prefix cache's entries, another batch's views) are never written to.
 """
 
 from __future__ import annotations
@@ -57,11 +59,32 @@ class RoomyLayer(DynamicLayer):
             values[:, :, :length] = self.values
         self._keys, self._values = keys, values
 
+    def pack(self, blocks: Sequence[tuple[torch.Tensor, torch.Tensor, int]]) -> None:
+        """Start from ``blocks`` (see module doc): each block's rows written after its ``pad``
+        zero positions, the blocks one after another along the batch."""
+        keys, values, pad = blocks[0]
+        self.lazy_initialization(keys, values)
+        width = pad + keys.shape[-2]
+        rows = sum(block[0].shape[0] for block in blocks)
+        size = max(self.capacity, width)
+        self._keys = keys.new_empty(rows, keys.shape[1], size, keys.shape[-1])
+        self._values = values.new_empty(rows, values.shape[1], size, values.shape[-1])
+        start = 0
+        for keys, values, pad in blocks:
+            end = start + keys.shape[0]
+            self._keys[start:end, :, :pad] = 0
+            self._values[start:end, :, :pad] = 0
+            self._keys[start:end, :, pad:width] = keys
+            self._values[start:end, :, pad:width] = values
+            start = end
+        self.keys, self.values = self._keys[:, :, :width], self._values[:, :, :width]
+
     def keep_rows(self, rows: torch.Tensor, trim: int) -> None:
         """Keep the batch rows ``rows`` (in that order) and drop the first ``trim`` positions."""
         if self._keys is None:
             return
         length = self.get_seq_length()
+        rows = rows.to(self._keys.device)
         self._keys = self._keys.index_select(0, rows)[:, :, trim:]
         self._values = self._values.index_select(0, rows)[:, :, trim:]
         self.keys = self._keys[:, :, :length - trim]
@@ -70,18 +93,17 @@ class RoomyLayer(DynamicLayer):
 
 class RoomyCache(DynamicCache):
     """A ``DynamicCache`` of ``layers`` ``RoomyLayer``s with room for ``capacity`` positions,
-    filled with ``data`` (per layer: keys, values) when given."""
+    started from ``data`` when given (per layer, its blocks: see module doc)."""
 
     def __init__(self, layers: int, capacity: int,
-                 data: Iterable[tuple[torch.Tensor, torch.Tensor]] = ()) -> None:
+                 data: Iterable[Sequence[tuple[torch.Tensor, torch.Tensor, int]]] = ()) -> None:
         Cache.__init__(self, layers=[RoomyLayer(capacity) for _ in range(layers)])
-        for layer, (keys, values) in zip(self.layers, data, strict=False):
-            layer.update(keys, values)
+        for layer, blocks in zip(self.layers, data, strict=False):
+            layer.pack(blocks)
 
     def keep_rows(self, rows: Sequence[int], trim: int = 0) -> None:
         """Keep only the batch rows ``rows`` and drop the first ``trim`` positions of every
         row (left padding no kept row needs)."""
         index = torch.tensor(list(rows), dtype=torch.long)
         for layer in self.layers:
-            layer.keep_rows(index.to(layer.keys.device) if layer.keys is not None else index,
-                            trim)
+            layer.keep_rows(index, trim)
