@@ -7,20 +7,24 @@
 1. Records (unless ``--dump`` already holds a recording) every family of the tuning pool
    (``unseen_cases.TUNING_POOL``: datagen's 41 policies while the engine was tuned), ``--seeds``
    seeded episodes each from seed 5000 (seeds the training data never uses), as Mind2Web task
-   files (``datagen record``), and into ``--extra`` the families recorded after the tuning with
-   ``unseen_policies.py``.
+   files (``datagen record``), into ``--extra`` the families recorded after the first tuning
+   round with ``unseen_policies.py``, and into ``--breadth`` every other family datagen has a
+   policy for (``unseen_cases.breadth_families``: written by the breadth issue, after all tuning).
 2. Reads every action three ways (``unseen_cases.VARIANTS``): raw_html as recorded, raw_html
    with the listener evidence stripped, cleaned_html only; distils each page and reports per
    variant, apart for the families tuned on, the held-out ones (``unseen_cases.held_out``, never
-   looked at while tuning) and the new ones (no datagen policy, recorded after the tuning): the share of targets without a ref, pages with no ref at all, Recall@1/5/10 of
+   looked at while tuning), the new ones (recorded after the first round, read in the second)
+   and the breadth ones (never read): the share of targets without a ref, pages with no ref at
+   all, Recall@1/5/10 of
    ``query_for_step`` (the task's clause at the step's position) against a plain word-overlap
    ranking of every element, refs and rendered characters per page.
    Targets (issue 13): targets without a ref <= 5% on stripped dumps and no page with zero refs;
    Recall@5 >= 95% and Recall@1 >= 65% from the task alone on stripped dumps, at least the
    overlap baseline's at every k.
 
-Per-family rows go to the JSON (``--show-families`` prints the tuned families'; the held-out and
-new ones are printed only in aggregate, so that tuning cannot look at them by accident).
+Per-family rows go to the JSON (``--show-families`` prints the tuned families'; the held-out,
+new and breadth ones are printed only in aggregate, so that tuning cannot look at them by
+accident).
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from pathlib import Path
 from common import finish, machine_info, print_table
 from targets import Target
 from tqdm import tqdm
-from unseen_cases import KS, TUNING_POOL, VARIANTS, iter_cases, measure
+from unseen_cases import KS, TUNING_POOL, VARIANTS, breadth_families, iter_cases, measure
 from unseen_policies import record_extra
 
 RECORD_SEED = 5000
@@ -42,11 +46,12 @@ REFLESS_TARGET = 0.05
 RECALL_TARGETS = {1: 0.65, 5: 0.95}
 
 
-def record(dump: Path, seeds: int) -> None:
+def record(dump: Path, seeds: int, families: list[str]) -> None:
+    """``seeds`` episodes of every one of ``families`` from ``RECORD_SEED``, into ``dump``."""
     from datagen.miniwob import RecordConfig, run_record
     from pipeline.config import load_config
 
-    tasks = ",".join(sorted(TUNING_POOL))  # the pool the parts are drawn from, never more
+    tasks = ",".join(sorted(families))
     config = load_config(RecordConfig, "configs/datagen/miniwob.yaml", section="record",
                          overrides=[f"output_dir={dump}", f"seed={RECORD_SEED}",
                                     f"seeds_per_task={seeds}", f"tasks=[{tasks}]",
@@ -90,7 +95,7 @@ def families(rows: list[dict]) -> dict[str, dict]:
 
 def targets(summary: dict) -> list[Target]:
     out = []
-    for part in ("all", "held-out", "new"):
+    for part in ("all", "held-out", "new", "breadth"):
         s = summary[f"stripped/{part}"]
         out.append(Target(f"stripped dumps ({part}): targets without a ref", f"<= {REFLESS_TARGET:.0%}",
                           f"{s['refless']:.1%}", s["refless"] <= REFLESS_TARGET))
@@ -128,6 +133,8 @@ def main() -> None:
     parser.add_argument("--dump", default="outputs/unseen/dump")
     parser.add_argument("--extra", default="outputs/unseen/extra",
                         help="families without a datagen policy (unseen_policies.py)")
+    parser.add_argument("--breadth", default="outputs/unseen/breadth",
+                        help="datagen's later families, never read while tuning")
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--variants", nargs="*", default=list(VARIANTS))
     parser.add_argument("--show-families", action="store_true")
@@ -136,12 +143,18 @@ def main() -> None:
     parser.add_argument("--out", default="benchmarks/results/unseen.json")
     args = parser.parse_args()
     dump = Path(args.dump)
-    if not (dump / RECORD_SPLIT).is_dir():
-        record(dump, args.seeds)
+    if not (dump / RECORD_SPLIT).is_dir():  # the pool the parts are drawn from, never more
+        record(dump, args.seeds, sorted(TUNING_POOL))
     extra = Path(args.extra)
     if not (extra / "train").is_dir():
         record_extra(extra, args.seeds)
-    cases = list(iter_cases(dump / RECORD_SPLIT)) + list(iter_cases(extra / "train"))
+    breadth = Path(args.breadth)
+    if not (breadth / RECORD_SPLIT).is_dir():
+        from datagen.miniwob.policies import POLICIES
+
+        record(breadth, args.seeds, breadth_families(POLICIES))
+    cases = [*iter_cases(dump / RECORD_SPLIT), *iter_cases(extra / "train"),
+             *iter_cases(breadth / RECORD_SPLIT)]
     rows = [measure(case, variant)
             for case in tqdm(cases, desc="steps", unit="step") for variant in args.variants]
     summary, per_family = groups(rows), families(rows)

@@ -37,7 +37,7 @@ from eval.browsergym.benchmark import BenchmarkEpisode, leaderboard_rows
 from eval.browsergym.bridge import BrowserGymBridge
 from eval.config import EvalConfig
 from eval.journal import Journal
-from eval.miniwob_harness import EpisodePlan, episode_row, failed_row, step_keeper
+from eval.miniwob_harness import EpisodePlan, episode_row, failed_row
 from eval.policies import PolicyFactory
 from pipeline.agent.conversation import opening
 from pipeline.agent.history import history_line
@@ -183,7 +183,7 @@ async def _extra_worker(cfg: EvalConfig, queue: asyncio.Queue, policies: PolicyF
 async def _attempt(cfg: EvalConfig, bridge: BrowserGymBridge, plan: EpisodePlan,
                    policies: PolicyFactory) -> dict[str, Any]:
     started = time.perf_counter()
-    played = EpisodeRecord(plan.task, plan.mode)  # the steps that ended, kept if time runs out
+    played = EpisodeRecord(plan.task, plan.mode)  # filled as it plays, kept if time runs out
     try:
         return await asyncio.wait_for(_episode(cfg, bridge, plan, policies, started, played),
                                       cfg.episode_timeout_s)
@@ -213,8 +213,7 @@ async def _episode(cfg: EvalConfig, bridge: BrowserGymBridge, plan: EpisodePlan,
     limits = cfg.step_limits()
     try:
         record = await play_episode(policies.get(plan.policy), env, goal, plan.mode, limits,
-                                    history_line, opening, gold,
-                                    on_step=step_keeper(played))
+                                    history_line, opening, gold, record=played)
     finally:
         if gold is not None:
             await gold.close()

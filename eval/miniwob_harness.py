@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +29,7 @@ from eval.journal import Journal
 from eval.policies import PolicyFactory
 from pipeline.agent.conversation import opening
 from pipeline.agent.history import history_line
-from pipeline.agent.loop import EpisodeRecord, StepOutcome, play_episode
+from pipeline.agent.loop import EpisodeRecord, play_episode
 from pipeline.agent.miniwob_env import LiveSettings, MiniwobEnvironment, open_episode
 from pipeline.agent.modes import Mode
 from pipeline.agent.observe import observation_tokens
@@ -105,7 +105,7 @@ async def _attempt(cfg: EvalConfig, slot: BrowserSlot, base_url: str, plan: Epis
     from playwright.async_api import Error as PlaywrightError
 
     started = time.perf_counter()
-    played = EpisodeRecord(plan.task, plan.mode)  # the steps that ended, kept if time runs out
+    played = EpisodeRecord(plan.task, plan.mode)  # filled as it plays, kept if time runs out
     try:
         policy = policies.get(plan.policy)
         return await asyncio.wait_for(_episode(cfg, slot.page, base_url, plan, policy, played),
@@ -127,22 +127,13 @@ async def _episode(cfg: EvalConfig, page: Any, base_url: str, plan: EpisodePlan,
     limits = cfg.step_limits()
     try:
         record = await play_episode(policy, env, episode.utterance, plan.mode, limits,
-                                    history_line, opening, gold,
-                                    on_step=step_keeper(played))
+                                    history_line, opening, gold, record=played)
     finally:
         if gold is not None:
             await gold.close()
         await actions.close()
     result = await episode_result(page)
     return episode_row(plan, record, result, time.perf_counter() - started)
-
-
-def step_keeper(played: EpisodeRecord) -> Callable[[StepOutcome], Awaitable[None]]:
-    """An ``on_step`` hook that adds each step that ends to ``played`` (what a timed-out
-    episode's row keeps)."""
-    async def keep(step: StepOutcome) -> None:
-        played.steps.append(step)
-    return keep
 
 
 def episode_row(plan: EpisodePlan, record: EpisodeRecord, result: Any,
@@ -176,10 +167,11 @@ def step_figures(record: EpisodeRecord) -> dict[str, Any]:
 
 def failed_row(plan: EpisodePlan, error: str, started: float,
                played: EpisodeRecord | None = None) -> dict[str, Any]:
-    """A failed episode's row; the steps it ``played`` before the failure keep their figures
-    and trajectory (a timed-out episode shows what it spent its time on)."""
+    """A failed episode's row; the steps it ``played`` before the failure, the interrupted one
+    as far as it got, keep their figures and trajectory (a timed-out episode shows what it
+    spent its time on)."""
     played = played or EpisodeRecord(plan.task, plan.mode)
-    played.stop = "error"
+    played.interrupt("error")
     return {"key": plan.key, "run": plan.run, "policy": plan.policy, "mode": plan.mode,
             "task": plan.task, "seed": plan.seed, "group": plan.group, "success": False,
             "reward": 0.0, "raw_reward": 0.0, "reason": None, "stop": "error",

@@ -87,7 +87,7 @@ def cues(step: Step, page: DistilledPage, target: int, seen: str) -> Cues:
     naming = [w for w in weights if not value_terms or not set(_terms(w)) <= value_terms]
     quoted = " ".join(w for w in naming if weights[w] > 1.0)
     entry = index_for(page).entries[target]
-    label = _visible_label(entry.text or entry.node.name or "", step.task, seen)
+    label = _visible_label(entry.shown_name, step.task, seen)  # a field: its row's label too
     target_role = next((r for r in ROLES if role_test(r)(entry)), None)
     args = {k: v for k, v in plan.arguments.items() if k != "max_results"}
     found = Cues(step.operation.op, step.operation.value, naming,

@@ -34,10 +34,8 @@ def history_line(call: ToolCall, page: DistilledPage) -> str:
 
 
 def element_label(page: DistilledPage, ref: int) -> str:
-    """What the query results call an element: its visible text, else its accessible name, else
-    the identifying text of its card or form row (``Username`` for the field after it)."""
-    entry = index_for(page).entries[ref]
-    return entry.text or entry.node.name or entry.context or ""
+    """What the query results call an element (``Entry.shown_name``)."""
+    return index_for(page).entries[ref].shown_name
 
 
 def _operation(call: ToolCall, page: DistilledPage) -> dict[str, str] | None:

@@ -90,10 +90,12 @@ class StepOutcome:
 
 
 async def play_step(policy: Policy, situation: Situation, act: ActionRunner,
-                    limits: StepLimits) -> StepOutcome:
-    """One step: turns until an accepted action or the call limit (see module doc)."""
+                    limits: StepLimits, out: StepOutcome | None = None) -> StepOutcome:
+    """One step: turns until an accepted action or the call limit (see module doc). ``out``,
+    when given, is the outcome filled turn by turn (a caller whose step may be cancelled keeps
+    what it did so far)."""
     started = time.perf_counter()
-    out = StepOutcome(situation.messages, "max_tool_calls")
+    out = out if out is not None else StepOutcome(situation.messages, "max_tool_calls")
     invalid = 0  # unusable replies in a row
     for _ in range(limits.max_tool_calls + 1):
         try:
@@ -165,6 +167,16 @@ class EpisodeRecord:
     stop: str = "max_steps"  # "finished", "done", "max_steps", "idle", "invalid_replies"
     answer: str | None = None  # done's answer
     seconds: float = 0.0
+    current: StepOutcome | None = None  # the step being played (None between steps)
+
+    def interrupt(self, reason: str) -> None:
+        """Keep the step being played, as far as it got, with stop ``reason`` (an episode
+        stopped from outside: a time limit, a crashed browser)."""
+        if self.current is not None:
+            self.current.stop = reason
+            self.steps.append(self.current)
+            self.current = None
+        self.stop = reason
 
     def to_dict(self) -> dict[str, Any]:
         return {"task": self.task, "mode": self.mode, "stop": self.stop, "answer": self.answer,
@@ -178,24 +190,28 @@ HistoryLine = Callable[[ToolCall, DistilledPage], str]
 async def play_episode(policy: Policy, env: Environment, task: str, mode: Mode,
                        limits: StepLimits, history_line: HistoryLine,
                        opening: Callable[..., list[dict[str, Any]]], gold: Any = None,
-                       on_step: Callable[[StepOutcome], Awaitable[None]] | None = None
-                       ) -> EpisodeRecord:
+                       on_step: Callable[[StepOutcome], Awaitable[None]] | None = None,
+                       record: EpisodeRecord | None = None) -> EpisodeRecord:
     """Steps until the environment is finished, the policy says done, or ``max_steps``.
 
     ``opening(task, history, page, mode, previous)`` builds a step's first messages
     (``pipeline.agent.conversation.opening``; ``previous``: the step before, its page and
     accepted action, whose effect the user turn states); ``history_line(action, page)`` the line the
     action adds to the history, from the page it acted on; ``on_step(outcome)``, when given,
-    hears of each step as it ends (the server streams agent runs with it)."""
+    hears of each step as it ends (the server streams agent runs with it). ``record``, when
+    given, is filled as the episode goes, the step in progress included (``current``): a caller
+    that stops the episode from outside keeps what it did (``EpisodeRecord.interrupt``)."""
     started = time.perf_counter()
-    record = EpisodeRecord(task, mode)
+    record = record if record is not None else EpisodeRecord(task, mode)
     previous: PreviousStep | None = None
     idle = 0
     for _ in range(limits.max_steps):
         page = await env.observe()
         messages = opening(task, record.history, page, mode, previous)
         situation = Situation(task, list(record.history), mode, messages, page, gold)
-        outcome = await play_step(policy, situation, env.act, limits)
+        record.current = StepOutcome(messages, "max_tool_calls")
+        outcome = await play_step(policy, situation, env.act, limits, record.current)
+        record.current = None
         record.steps.append(outcome)
         if on_step is not None:
             await on_step(outcome)

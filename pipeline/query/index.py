@@ -65,6 +65,13 @@ class Entry:
     heading: int | None  # innermost heading index (a ref holding a heading: that heading)
     context: str = ""  # identifying text of its card when its label is generic (see context)
 
+    @property
+    def shown_name(self) -> str:
+        """What the query results call the element: its visible text, else its accessible
+        name, else the identifying text of its card or form row (``Username`` for the field
+        after it)."""
+        return self.text or self.node.name or self.context or ""
+
 
 @dataclass(slots=True)
 class PageIndex:

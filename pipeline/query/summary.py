@@ -3,6 +3,7 @@
     Page: "Acme Store — All products" https://shop.test/
     Scroll: top of page, 7.5 pages below
     Elements: 427 (210 links, 201 buttons, 15 inputs, 1 other)
+    Text fields (3, 2 empty): Search (empty), Min price (empty), Max price (holds "90")
     Landmarks:
       HEADER (3 links, 1 button, 1 input)
         SEARCH (1 button, 1 input)
@@ -16,20 +17,25 @@
 
 Headings are shown down to the deepest level that fits in ``HEADING_LINES`` lines; deeper ones are
 counted on their parent line. Counts are by kind: links, buttons, inputs (every form control),
-other.
+other. The text fields line is the form's progress at a glance (the first ``FIELDS_SHOWN`` fields
+in page order, each named as the query results name it, with what it holds: a hidden value as
+"filled"), so that a model filling several fields sees which are still empty without a query.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
+from pipeline.distill.attributes import REDACTED
 from pipeline.distill.model import DistilledPage
 from pipeline.query.filters import landmark_spec
 from pipeline.query.index import PageIndex, index_for
 from pipeline.render.elements import element_kind, trim_text
 
 HEADING_LINES = 30
+FIELDS_SHOWN = 5  # text fields named on the overview's fields line at most
 _HEADING_TEXT = 60
+_FIELD_TEXT = 30  # a field's name and value, each cut to this
 _INPUT_KINDS = frozenset({
     "input", "select", "combobox", "listbox", "checkbox", "radio", "slider", "switch", "file input",
 })  # fmt: skip
@@ -49,6 +55,7 @@ def page_overview(page: DistilledPage) -> str:
     lines = [f"Page: {title}{state.shown_url}".rstrip(), scroll_line(page)]
     lines.append(f"Elements: {len(page.refs)} ({kind_counts(index, page.refs)})" if page.refs
                  else "Elements: none")  # fmt: skip
+    lines.append(fields_line(index))
     lines.extend(_landmark_lines(index))
     return "\n".join(line for line in lines if line)
 
@@ -65,6 +72,30 @@ def scroll_line(page: DistilledPage) -> str:
     first = "top of page" if above < 0.05 else f"{above:.1f} pages above"
     last = "end of page" if below < 0.05 else f"{below:.1f} pages below"
     return f"Scroll: {first}, {last}"
+
+
+def fields_line(index: PageIndex) -> str:
+    """``Text fields: Username (empty), Password (filled)``; with more than ``FIELDS_SHOWN``
+    fields, ``Text fields (12, 9 empty): <the first five>, and 7 more``; "" without any."""
+    fields = [ref for ref, entry in index.entries.items()
+              if element_kind(index.state, entry.dnode) == "input"]
+    if not fields:
+        return ""
+    states = {ref: _field_state(index, ref) for ref in fields}
+    shown = ", ".join(f"{trim_text(index.entries[ref].shown_name, _FIELD_TEXT) or 'unnamed'} "
+                      f"({states[ref]})" for ref in fields[:FIELDS_SHOWN])
+    if len(fields) <= FIELDS_SHOWN:
+        return f"Text fields: {shown}"
+    empty = sum(state == "empty" for state in states.values())
+    return (f"Text fields ({len(fields)}, {empty} empty): {shown}, "
+            f"and {len(fields) - FIELDS_SHOWN} more")
+
+
+def _field_state(index: PageIndex, ref: int) -> str:
+    value = index.entries[ref].dnode.attrs.get("value")
+    if not value:
+        return "empty"
+    return "filled" if value == REDACTED else f'holds "{trim_text(value, _FIELD_TEXT)}"'
 
 
 def kind_counts(index: PageIndex, refs) -> str:

@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 from unseen_benchmark import summarise, targets
-from unseen_cases import Case, measure, overlap_rank, part_of, source_of
+from unseen_cases import (
+    NEW_FAMILIES,
+    TUNING_POOL,
+    Case,
+    breadth_families,
+    measure,
+    overlap_rank,
+    part_of,
+    source_of,
+)
 
 RAW = (
     '<html backend_node_id="1" bounding_box_rect="0,0,800,600">'
@@ -42,9 +51,21 @@ def test_a_row_measures_coverage_rank_and_the_baseline():
 
 def test_parts_and_targets():
     assert part_of("click-link") == "tuned" and part_of("click-option") == "held-out"
-    assert part_of("click-color") == "new"
+    assert part_of("click-color") == "new" and part_of("book-flight") == "breadth"
     rows = [measure(case(), "stripped") | {"part": p} for p in ("tuned", "new")]
-    summary = {f"stripped/{name}": summarise(rows) for name in ("all", "held-out", "new")}
+    summary = {f"stripped/{name}": summarise(rows)
+               for name in ("all", "held-out", "new", "breadth")}
     met = {t.name: t.met for t in targets(summary)}
     assert met["stripped dumps (all): targets without a ref"]
     assert met["stripped dumps (all): Recall@1 from the task"]
+
+
+def test_the_new_part_is_what_unseen_policies_records_and_breadth_is_the_rest():
+    from unseen_policies import EXTRA_POLICIES
+
+    from datagen.miniwob.policies import POLICIES
+
+    assert set(EXTRA_POLICIES) == NEW_FAMILIES
+    breadth = breadth_families(POLICIES)
+    assert len(breadth) >= 50 and "book-flight" in breadth
+    assert not set(breadth) & (TUNING_POOL | NEW_FAMILIES)

@@ -329,3 +329,25 @@ def test_enter_is_pressed_in_a_listed_text_field():
     assert trajectory.messages[2]["content"] == (
         "Listing every textbox to find the one to press Enter in.")
     assert action == {"name": "click", "arguments": {"index": ref_of(forms, "bio")}}
+
+
+def test_canonical_searches_a_field_the_task_names_by_its_row_label():
+    """A field whose only name is the label beside it (MiniWoB++'s login form: no ``for``, no
+    accessible name) is still named by the task ("the password"): the query searches that
+    label instead of listing every field and leaving the model to pick by the labels."""
+    from pipeline.distill import distill
+    from pipeline.html.source import page_from_html
+
+    state = page_from_html(
+        '<div id="form"><p><label class="bold">Username</label><input type="text" id="username">'
+        '</p><p><label class="bold">Password</label><input type="password" id="password"></p>'
+        '<button id="subbtn">Login</button></div>', "http://miniwob.test/login-user.html")
+    for node in state.nodes:  # as a recorded page has them
+        node.backend_id = 1000 + node.id
+    login = distill(state)
+    password = ref_of(login, "password")
+    step = make_step(login, [password], 'Enter the username "kenda" and the password "x7" into '
+                     "the text fields and press login", "TYPE", "x7")
+    first, action = _calls(propose(step, login, teacher=CANONICAL))
+    assert first["arguments"] == {"text": "password", "role": "textbox"}
+    assert action["arguments"] == {"index": password, "text": "x7"}

@@ -12,7 +12,7 @@ import pytest
 from pipeline.agent.conversation import opening
 from pipeline.agent.execute import execute_offline
 from pipeline.agent.history import history_line
-from pipeline.agent.loop import StepLimits, play_episode, play_step
+from pipeline.agent.loop import EpisodeRecord, StepLimits, play_episode, play_step
 from pipeline.agent.policy import Situation, Turn, turn_from_text
 from pipeline.distill import distill
 from pipeline.html.source import page_from_file
@@ -156,3 +156,34 @@ def test_unusable_replies_in_a_row_end_the_step_and_the_episode(page):
     assert rambler.stop == "invalid_replies" and len(rambler.steps) == 1
     assert len(rambler.steps[0].turns) == 3  # not 7 turns a step for 3 idle steps
     assert rambler.history == ["(no action: invalid_replies)"]
+
+
+class Stalling(Scripted):
+    """Replies as ``Scripted`` until its texts run out, then never again."""
+
+    async def next_turn(self, situation: Situation) -> Turn:
+        if not self.texts:
+            await asyncio.sleep(60)
+        return turn_from_text(self.texts.pop(0))
+
+
+def test_an_episode_stopped_from_outside_keeps_the_step_it_was_playing(page):
+    ref = next(r for r, n in page.refs.items() if n.tag == "button")
+    policy = Stalling(f'<bu_click>{{"index": {ref}}}<bu_end>',
+                      'Looking.\n<bu_query>{"text": "password"}<bu_end>')
+    record = EpisodeRecord("Sign in", "query_only")
+
+    async def stopped() -> None:
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(play_episode(policy, FakeEnv(page, 99), "Sign in",
+                                                "query_only", StepLimits(), history_line,
+                                                opening, record=record), 0.5)
+
+    asyncio.run(stopped())
+    record.interrupt("timeout")
+    assert record.stop == "timeout" and record.current is None
+    assert [s.stop for s in record.steps] == ["action", "timeout"]
+    partial = record.steps[1]
+    assert partial.queries == 1 and len(partial.turns) == 1
+    assert partial.messages[-1]["role"] == "tool" and "password" in partial.messages[-1]["content"].lower()
+    assert record.to_dict()["steps"][1]["queries"] == 1

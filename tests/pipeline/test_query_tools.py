@@ -31,6 +31,24 @@ def test_summary_scroll_position_and_pages_without_landmarks():
     assert "Landmarks: none (use PAGE as the landmark)" in bare and "Elements: 1 (1 button)" in bare
 
 
+def test_summary_says_which_text_fields_are_still_empty():
+    page = __import__("distill_helpers").page(
+        '<div><label for=u>Username</label><input id=u value="kenda"></div>'
+        '<div><label for=p>Password</label><input id=p type=password value="secret"></div>'
+        '<div><label for=c>Comment</label><textarea id=c></textarea></div>'
+        '<input type=checkbox aria-label="Remember me"><button>Login</button>')
+    text = get_page_summary(distill(page))
+    assert 'Text fields: Username (holds "kenda"), Password (filled), Comment (empty)' in text
+    bare = get_page_summary(distill(__import__("distill_helpers").page("<button>Go</button>")))
+    assert "Text fields" not in bare
+
+
+def test_summary_counts_the_text_fields_it_does_not_name():
+    text = get_page_summary(fixture("forms.html"))
+    assert ("Text fields (6, 4 empty): Email address (empty), Password (filled), Full name "
+            "(empty), Email (empty), Choose a password (empty), and 1 more") in text
+
+
 def test_region_interactive_lists_refs_in_the_shared_format():
     page = fixture("shop.html")
     text = get_region(page, "NAV:Primary")
