@@ -2,7 +2,8 @@
 
     full        the flat rendering of the whole page (browser-use style): no query tools needed
     hybrid      the landmark outline plus the query tools
-    query_only  URL, title, scroll, element counts and landmark names, plus the query tools
+    query_only  URL, title, scroll, element counts, text fields and landmark names, plus the
+                query tools
 
 Defined once here; observations, prompts, datagen's records and configs and eval import it.
 """

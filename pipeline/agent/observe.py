@@ -3,8 +3,8 @@
     full        the flat rendering of the whole page (browser-use style): no query tools needed
     hybrid      the landmark outline (unchanged regions collapsed against the previous step)
                 plus the tool list
-    query_only  URL, title, scroll, element counts and landmark names, plus the tool list: the
-                model finds elements with the query tools
+    query_only  URL, title, scroll, element counts, text fields (what each holds) and landmark
+                names, plus the tool list: the model finds elements with the query tools
 
     obs = observe(page, "query_only")          # Observation(mode, text, tokens)
     obs = observe(page, "hybrid", previous=last_page)
