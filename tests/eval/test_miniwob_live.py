@@ -92,7 +92,7 @@ class ClicksThenHangs:
         return turn_from_text('<bu_click>{"index": 1}<bu_end>', calls_before(situation.messages))
 
 
-def test_a_timed_out_episode_keeps_the_steps_it_played(tmp_path):
+def test_a_timed_out_episode_keeps_the_steps_it_played_and_the_one_it_was_in(tmp_path):
     cfg = config(tmp_path, "policy=checkpoint", "miniwob.tasks=[click-checkboxes]",
                  "episode_timeout_s=8")
     policies = PolicyFactory(cfg)
@@ -100,8 +100,13 @@ def test_a_timed_out_episode_keeps_the_steps_it_played(tmp_path):
     [row] = play(cfg, policies)
     assert row["success"] is False and row["stop"] == "error"
     assert row["error"].startswith("timeout")
-    assert row["steps"] == 1 and row["turns"] == 1 and row["valid_calls"] == 1
-    assert row["trajectory"]["steps"][0]["action"]["name"] == "click"
+    assert row["steps"] == 2 and row["turns"] == 1 and row["valid_calls"] == 1
+    first, second = row["trajectory"]["steps"]
+    assert first["action"]["name"] == "click" and first["stop"] == "action"
+    # the step the time limit cut: its opening (the page after the click), no turn yet
+    assert second["stop"] == "error" and second["turns"] == 0
+    assert [m["role"] for m in second["messages"]] == ["system", "user"]
+    assert "CLICK" in second["messages"][1]["content"]
     assert row["trajectory"]["stop"] == "error" and 7.5 < row["seconds"] < 30
 
 
