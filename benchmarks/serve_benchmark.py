@@ -9,8 +9,9 @@ system prompt, task, the page overview) sent with the tool schemas over real HTT
 on 127.0.0.1 (``pipeline.serve``), each client a thread with its own connection sending its
 requests back to back. The clients run in a process of their own, as real clients do: threads
 of the server's process would share its interpreter lock with the engine's thread (measured:
-p95 6.4 s with them in the server's process, 5.6 s in their own, the same server). The batching server is the served configuration (``batch_size`` 16,
-continuous batching); the baseline is the same model and server with ``batch_size`` 1, so
+p95 6.4 s with them in the server's process, 5.6 s in their own, the same server). The
+batching server is the served configuration (``batch_size`` 16, continuous batching); the
+baseline is the same model and server with ``batch_size`` 1, so
 requests are generated one at a time, measured with 16 clients. ``mean batch`` is the answers
 each decode forward advanced, on average. The base model is rendered as
 a trained checkpoint is (``--prompt trained``: brief system prompt, no tool list -- what a

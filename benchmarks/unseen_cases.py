@@ -39,6 +39,8 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:  # run as a script: make `pipeline` importable
     sys.path.insert(0, str(REPO))
 
+from unseen_policies import EXTRA_POLICIES
+
 from datagen.mind2web import read_tasks
 from datagen.verify.execution_stage import ANCESTOR_LEVELS, positive_refs
 from pipeline.distill import distill
@@ -75,12 +77,7 @@ TUNING_POOL = frozenset({
 
 # The families ``unseen_policies`` records (no datagen policy when they were added): read while
 # tuning the second round, so they are no longer unseen.
-NEW_FAMILIES = frozenset({
-    "choose-date", "choose-date-medium", "click-checkboxes-transfer", "click-collapsible",
-    "click-color", "click-dialog", "click-menu-2", "click-shades", "click-tab-2-easy",
-    "click-tab-2-hard", "click-tab-2-medium", "click-test", "click-test-transfer",
-    "email-inbox-star-reply", "enter-text-dynamic", "focus-text", "odd-or-even",
-})
+NEW_FAMILIES = frozenset(EXTRA_POLICIES)
 
 
 def held_out(family: str) -> bool:
@@ -100,10 +97,9 @@ def part_of(family: str) -> str:
 
 
 def breadth_families(policies) -> list[str]:
-    """The families of ``policies`` (datagen's, by task name) outside the tuning pool and the
-    new ones, the impossible ones left out (they record no step to read)."""
-    return sorted(name for name, policy in policies.items()
-                  if part_of(name) == "breadth" and not getattr(policy, "impossible", False))
+    """The families of ``policies`` (datagen's, by task name; the impossible tasks have none)
+    outside the tuning pool and the new ones."""
+    return sorted(name for name in policies if part_of(name) == "breadth")
 
 
 @dataclass(slots=True)

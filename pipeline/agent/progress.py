@@ -30,8 +30,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from pipeline.agent.history import element_label
-from pipeline.distill.attributes import REDACTED
 from pipeline.distill.model import DistilledPage
+from pipeline.query.summary import field_state
 from pipeline.render.elements import trim_text
 from pipeline.render.options import RenderOptions
 from pipeline.render.walk import format_item, walk
@@ -146,9 +146,9 @@ def _field_state(page: DistilledPage, ref: int, tool: str) -> str:
     """``[1] Username now holds "kenda"`` / ``is filled (hidden)`` (a redacted value) / ``is
     still empty`` after typing / ``is now empty`` after ``clear``."""
     name = f"[{ref}] {element_label(page, ref)}".rstrip()
-    value = page.refs[ref].attrs.get("value")
-    if value is None:
+    state = field_state(page.refs[ref].attrs.get("value"), VALUE_CHARS)
+    if state == "empty":
         return f"{name} is {'now' if tool == 'clear' else 'still'} empty"
-    if value == REDACTED:
+    if state == "filled":
         return f"{name} is filled (hidden)"
-    return f'{name} now holds "{trim_text(value, VALUE_CHARS)}"'
+    return f"{name} now {state}"

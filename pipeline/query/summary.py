@@ -81,7 +81,8 @@ def fields_line(index: PageIndex) -> str:
               if element_kind(index.state, entry.dnode) == "input"]
     if not fields:
         return ""
-    states = {ref: _field_state(index, ref) for ref in fields}
+    states = {ref: field_state(index.entries[ref].dnode.attrs.get("value"), _FIELD_TEXT)
+              for ref in fields}
     shown = ", ".join(f"{trim_text(index.entries[ref].shown_name, _FIELD_TEXT) or 'unnamed'} "
                       f"({states[ref]})" for ref in fields[:FIELDS_SHOWN])
     if len(fields) <= FIELDS_SHOWN:
@@ -91,11 +92,12 @@ def fields_line(index: PageIndex) -> str:
             f"and {len(fields) - FIELDS_SHOWN} more")
 
 
-def _field_state(index: PageIndex, ref: int) -> str:
-    value = index.entries[ref].dnode.attrs.get("value")
+def field_state(value: str | None, chars: int) -> str:
+    """A text field's ``value`` attribute as the model reads it: ``empty``, ``filled`` (a hidden
+    value) or ``holds "<value cut to chars>"``."""
     if not value:
         return "empty"
-    return "filled" if value == REDACTED else f'holds "{trim_text(value, _FIELD_TEXT)}"'
+    return "filled" if value == REDACTED else f'holds "{trim_text(value, chars)}"'
 
 
 def kind_counts(index: PageIndex, refs) -> str:
