@@ -22,6 +22,7 @@ from datagen.records import Operation, Step
 from datagen.stats import data_files, dataset_stats
 from pipeline.config import load_config
 from pipeline.errors import FormatError
+from pipeline.model.render import assistant_text
 
 
 def forms_task(annotation_id: str) -> dict:
@@ -130,3 +131,21 @@ def test_small_shards_roll_over_and_resume_the_same(dump, tmp_path):
     files = shards(tmp_path / "whole")
     assert len([f for f in files if f.startswith("data/train/")]) == 3  # 8 records, 3 per shard
     assert shards(tmp_path / "parts") == files
+
+
+def test_without_rationales_the_same_calls_are_written_alone(dump, tmp_path):
+    build(dump, tmp_path / "with")
+    manifest = build(dump, tmp_path / "calls", "teacher.rationale=false")
+    assert manifest["splits"] == {"train": 8, "test_task": 2}
+
+    def turns(out: Path) -> list[tuple[str, list]]:
+        records = [json.loads(line) for text in shards(out).values()
+                   for line in text.splitlines()]
+        return [(m["content"], m["tool_calls"]) for r in records for m in r["messages"]
+                if m["role"] == "assistant"]
+
+    with_text, alone = turns(tmp_path / "with"), turns(tmp_path / "calls")
+    assert all(text for text, _ in with_text) and not any(text for text, _ in alone)
+    assert [calls for _, calls in alone] == [calls for _, calls in with_text]
+    answer = assistant_text({"role": "assistant", "content": "", "tool_calls": alone[0][1]})
+    assert answer.startswith("<bu_") and answer.endswith("<bu_end>") and "\n" not in answer
