@@ -5,7 +5,8 @@ agent-step token costs, and the issue's targets, from the results the eval scrip
 
 Inputs: ``eval_miniwob`` / ``eval_mind2web_miniwob`` / ``eval_browsergym`` /
 ``eval_browsergym_oracle`` (a later round of the oracle alone, after fixes the first round
-showed; written by ``benchmarks/eval_benchmark.py``) and ``agent``
+showed) / ``eval_browsergym_calls`` (round 1 of a checkpoint trained on calls without
+rationales; all written by ``benchmarks/eval_benchmark.py``) and ``agent``
 (``benchmarks/agent_benchmark.py``).
 """
 
@@ -17,7 +18,7 @@ from common import markdown_table
 from targets import Target
 
 EVAL_RESULTS = ("eval_miniwob", "eval_mind2web_miniwob", "eval_browsergym",
-                "eval_browsergym_oracle", "agent", "throughput_cache")
+                "eval_browsergym_oracle", "eval_browsergym_calls", "agent", "throughput_cache")
 MISSING = "_`benchmarks/results/{name}.json` is missing: that benchmark has not run._"
 LIVE = (("success_rate", "success %"), ("valid_call_rate", "valid calls %"),
         ("steps_per_episode", "steps"), ("tool_calls_per_step", "queries/step"),
@@ -169,4 +170,7 @@ def eval_sections(results: dict[str, dict[str, Any] | None]) -> list[str]:
                         "eval_browsergym")
     out += eval_section("BrowserGym MiniWoB benchmark: the oracle again, after the fixes round 1 "
                         "showed", results.get("eval_browsergym_oracle"), "eval_browsergym_oracle")
+    out += eval_section("BrowserGym MiniWoB benchmark: a checkpoint that answers in calls alone "
+                        "(no rationale)", results.get("eval_browsergym_calls"),
+                        "eval_browsergym_calls")
     return out + agent_section(results.get("agent"))

@@ -59,7 +59,7 @@ class CallsOnly:
     """``teacher``'s trajectories with every assistant turn's rationale (its ``content``, the
     text before the call) left out: a student trained on them answers with the functional
     tokens alone. The rationale is most of what a turn generates (~29 of ~42 tokens on the
-    MiniWoB++ records), so this trades the words a student reasons in for ~3x shorter answers."""
+    MiniWoB++ records): live, such a student generated 10.7 tokens a turn instead of 25.7."""
 
     def __init__(self, teacher: Teacher) -> None:
         self.teacher = teacher
