@@ -42,7 +42,7 @@ def make_teacher(config: TeacherConfig) -> Teacher:
 
 
 __all__ = [
-    "CallsOnly", "Conversation", "OpenAITeacher", "OpenAITeacherConfig", "OracleConfig", "OracleTeacher",
-    "Teacher", "TeacherConfig", "action_call", "api_messages", "make_teacher", "make_trajectory",
-    "opening", "step_rng", "target_refs",
+    "CallsOnly", "Conversation", "OpenAITeacher", "OpenAITeacherConfig", "OracleConfig",
+    "OracleTeacher", "Teacher", "TeacherConfig", "action_call", "api_messages", "make_teacher",
+    "make_trajectory", "opening", "step_rng", "target_refs",
 ]

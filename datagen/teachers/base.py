@@ -71,5 +71,4 @@ class CallsOnly:
         for message in trajectory.messages:
             if message.get("role") == "assistant":
                 message["content"] = ""
-        trajectory.meta["rationale"] = False
         return trajectory
