@@ -22,10 +22,11 @@ from pipeline.distill.model import DistilledPage, DNode
 from pipeline.html.mind2web_format import is_leak_marker
 from pipeline.page_state import Node, PageState
 from pipeline.query.context import Counts, card_context, is_generic
-from pipeline.query.text import analyse
+from pipeline.query.text import analyse, index_parts
 from pipeline.render.elements import collapse, element_text
 
 TIER2_ATTRS = ("aria-label", "placeholder", "alt", "title", "value")
+_LABELLED_ROLES = frozenset({"checkbox", "radio", "switch"})
 _SKIP_ATTRS = frozenset({"style", "backend_node_id", "bounding_box_rect"})
 _MAX_VALUE = 200
 _MAX_OPTIONS = 50
@@ -48,7 +49,8 @@ class Field:
 def make_field(tier: int, source: str, text: str) -> Field:
     """A field for ``text`` (cached: equal fields are shared, never mutated)."""
     seq, pairs = analyse(text)
-    return Field(tier, source, text, seq, f" {' '.join(seq)} ", frozenset(seq + pairs))
+    parts = index_parts(text) if tier == 3 else ()  # id=tt3: also "tt" and "3"
+    return Field(tier, source, text, seq, f" {' '.join(seq)} ", frozenset(seq + pairs + parts))
 
 
 @dataclass(slots=True)
@@ -183,7 +185,9 @@ def _fields(state: PageState, dnode: DNode, node: Node, text: str) -> list[Field
     pairs: list[tuple[int, str, str]] = [(1, "text", text)]
     if dnode.tag == "select":
         pairs.append((1, "text", dnode.attrs.get("selected", "")))
-    pairs.append((2, "name", node.name or ""))
+    # a checkbox's or radio's label is the text one reads and clicks beside it
+    labelled = not text and node.role in _LABELLED_ROLES
+    pairs.append((1 if labelled else 2, "name", node.name or ""))
     pairs.extend((2, key, attrs.get(key, "")) for key in TIER2_ATTRS)
     pairs.append((2, "value", node.value or ""))
     pairs.append((2, "description", node.description or ""))

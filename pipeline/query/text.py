@@ -2,6 +2,7 @@
 
     terms("Add to Cart")        -> ("add", "cart")           stems, stop-words dropped
     terms("signInButton")       -> ("sign", "button")        camelCase split ("in" is a stop-word)
+    terms("rowItem3 V8WJY")     -> ("row", "item", "3", "v8wjy")  an index split off, a code whole
     joined("Sign in")           -> ("signin",)               glued pairs: "signin" ~ "Sign in"
 
 No NLTK data is downloaded: words come from a regex, stems from ``nltk.stem.PorterStemmer``
@@ -60,18 +61,42 @@ STOP_WORDS = frozenset(
 )
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _WORD = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+")
+# a run of letters and digits between separators (a number keeps its decimal point)
+_RUN = re.compile(r"\d+(?:[.,]\d+)+|[^\W_]+")
+# a camelCase identifier with an index ("signInButton2", "rowItem3"): its words and its number are
+# words of their own; any other mix of letters and digits is a code ("V8WJY", "Rj4R4sY", "ky7",
+# "ch4", "12px"), kept whole so that its digits match no "4" elsewhere on the page
+_INDEXED = re.compile(r"[a-z]+(?:[A-Z][a-z]+)+\d+")
+# "3rd", "21st": the number, as "the 3rd input" and "input 3" say the same position
+_ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)", re.IGNORECASE)
+# an id or class with an index ("tt3", "ch4", "item12"): its word and its number, for attributes
+_WORD_INDEX = re.compile(r"([^\W\d_]+)(\d+)")
 _STEMMER = PorterStemmer()
 
 
 @lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
-    """Porter stem of a lower-case word (numbers pass through)."""
-    return word if word[0].isdigit() else _STEMMER.stem(word)
+    """Porter stem of a lower-case word (numbers and codes pass through)."""
+    return word if any(c.isdigit() for c in word) else _STEMMER.stem(word)
 
 
 def words(text: str) -> list[str]:
-    """Lower-case words and numbers; camelCase, snake_case and kebab-case split apart."""
-    return [w.lower() for w in _WORD.findall(_CAMEL.sub(" ", text))]
+    """Lower-case words, numbers and codes; camelCase, snake_case and kebab-case split apart,
+    a code of letters and digits kept whole."""
+    found = []
+    for run in _RUN.findall(text):
+        if ordinal := _ORDINAL.fullmatch(run):
+            found.append(ordinal[1])
+        elif is_code(run) and not _INDEXED.fullmatch(run):
+            found.append(run)
+        else:
+            found += _WORD.findall(_CAMEL.sub(" ", run))
+    return [w.lower() for w in found]
+
+
+def is_code(word: str) -> bool:
+    """Letters and digits mixed in one word: "V8WJY", "ky7", "2nd" (not "87.19", not "cart")."""
+    return not word.isalpha() and any(c.isalpha() for c in word)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -81,6 +106,13 @@ def analyse(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     kept = [w for w in raw if w not in STOP_WORDS] or raw
     alpha = [w for w in raw if not w[0].isdigit()]
     return tuple(stem(w) for w in kept), tuple(a + b for a, b in pairwise(alpha))
+
+
+def index_parts(text: str) -> tuple[str, ...]:
+    """The word and the number of each code that is a word with an index (an attribute's "tt3":
+    "tt", "3"), so that "the 3rd input" reaches ``id=tt3`` while the code stays one word."""
+    return tuple(part for word in words(text) if (found := _WORD_INDEX.fullmatch(word))
+                 for part in (stem(found[1]), found[2]))
 
 
 def terms(text: str) -> tuple[str, ...]:

@@ -9,6 +9,7 @@ from pipeline.distill import distill
 from pipeline.html.source import page_from_html
 from pipeline.query import build_index, index_for, query_elements
 from pipeline.query import index as index_module
+from pipeline.query.instruction import query_from_instruction
 from pipeline.query.text import joined, terms, words
 
 
@@ -32,6 +33,36 @@ def test_words_split_identifiers_and_drop_stop_words():
     assert terms("purchasing") == terms("Purchase")
     assert joined("Sign in") == ("signin",)
 
+
+
+def test_a_code_of_letters_and_digits_stays_one_word_and_an_index_is_split_off():
+    assert words("Rj4R4sY V8WJY 12px the 2nd") == ["rj4r4sy", "v8wjy", "12px", "the", "2"]
+    assert words("signInButton2 rowItem3 ch4 ky7") == [
+        "sign", "in", "button", "2", "row", "item", "3", "ch4", "ky7"]
+    assert words("12/09/2016 1,000.50") == ["12", "09", "2016", "1,000.50"]
+    assert terms("RJ4r4sy") == terms("rj4r4sy") == ("rj4r4sy",)  # a code is not stemmed
+
+
+def test_a_code_in_the_query_matches_the_code_not_a_digit_of_another_element():
+    page = distill(page_from_html(
+        "<body><p>Select Rj4R4sY and click Submit.</p>"
+        + "".join(f'<label><input type="checkbox" id="ch{i}">{label}</label>'
+                  for i, label in enumerate(["qKW", "Rj4R4sY", "mT0", "x9Q", "Lw"]))
+        + '<button id="subbtn">Submit</button></body>'))
+    result = query_elements(page, text="Rj4R4sY", max_results=10)
+    assert result.text.startswith('1 element matches text="Rj4R4sY"'), result.text
+    assert result.refs[0] == 2  # ch1, labelled Rj4R4sY; ch4 shares only a "4" with the code
+
+
+def test_a_checkbox_label_counts_as_the_text_one_clicks():
+    page = distill(page_from_html(
+        "<body><p>Select 78MoLcK and click Submit.</p>"
+        '<label><input type="radio" name="o">kQ2</label>'
+        '<label><input type="radio" name="o">78MoLcK</label>'
+        '<button id="subbtn">Submit</button></body>'))
+    plan = query_from_instruction("Select 78MoLcK and click Submit.")
+    result = query_elements(page, **plan.arguments)
+    assert result.refs[:2] == [2, 3], result.text  # the option named, then the button
 
 @pytest.mark.parametrize(
     "role, expected",

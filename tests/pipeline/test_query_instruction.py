@@ -100,7 +100,7 @@ def test_only_the_governed_value_is_a_value():
     plan = query_from_instruction('Enter the username "kim" and the password "V8WJY"')
     assert plan.value == "kim"
     weights = plan.arguments["keyword_weights"]
-    assert weights["wjy"] == 1.0  # a search word, not the element's name (3.0)
+    assert weights["v8wjy"] == 1.0  # a search word, not the element's name (3.0)
     named = query_from_instruction('Enter "kim" into the "Login" field')
     assert named.arguments["keyword_weights"]["login"] == 3.0
     reply = query_from_instruction('Reply to them with the text "Leo tempus".')
