@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable
 
-from datagen.miniwob.episode import EpisodeRun, EpisodeSettings, run_episode
+from datagen.miniwob.episode import CapturedStep, EpisodeRun, EpisodeSettings, run_episode
+from datagen.verify.execution_stage import positive_refs
+from pipeline.distill import distill
 from pipeline.live.browser import BrowserConfig, new_context
 
 SETTINGS = EpisodeSettings(BrowserConfig(), max_time_ms=60_000, max_steps=30,
@@ -41,3 +43,18 @@ def play_seeds(session, base_url: str, task: str, seeds: Iterable[int],
                 await context.close()
         return [runs[i] for i in sorted(runs)]
     return session.run(all_seeds())
+
+
+def unreachable(step: CapturedStep) -> list[str]:
+    """The act's elements an agent acting through the distilled page's refs cannot reach: a
+    click may go to a ref'd ancestor (a menu item's inner wrapper), any other act (a drag, a
+    hover) needs the element's own ref; a key press goes where the focus is."""
+    if step.act.original_op == "PRESS":
+        return []
+    page = distill(step.state)
+    own = {page.backend_id(ref) for ref in page.refs}
+    click = step.act.original_op in ("CLICK", "ENTER")
+    nodes = [step.state.nodes[step.state.by_backend_id()[backend]]
+             for backend in (step.target, step.drop) if backend is not None
+             and backend not in own and not (click and positive_refs(page, [backend]))]
+    return [f"{step.act.original_op} <{node.tag} {node.attributes}>" for node in nodes]

@@ -1,24 +1,21 @@
 """Oracle coverage of BrowserGym's 125 MiniWoB++ tasks (issue 15): which tasks have a policy,
 which are listed impossible and why, the pure helpers new policies rely on, and (slow) every
 policy of the issue's batches over 20 live seeds at >= 95% success (and those BrowserGym's budget
-of 10 actions per episode once cut short within it); every policy's acts on a page's refs, as
-the eval harnesses' oracle plays them."""
+of 10 actions per episode once cut short within it). That every policy acts on a page's refs,
+as the eval harnesses' oracle plays them, is checked on test_policies.py's episodes."""
 
 from __future__ import annotations
 
 import pytest
 from recorder_helpers import play_seeds
 
-from datagen.miniwob.episode import CapturedStep
 from datagen.miniwob.policies import POLICIES
 from datagen.miniwob.policies.figures import fits, parse_description
 from datagen.miniwob.policies.forms import split_names
 from datagen.miniwob.policies.games import best_move, win_chance
 from datagen.miniwob.policies.impossible import IMPOSSIBLE
 from datagen.miniwob.policies.similar import boxes_for
-from datagen.verify.execution_stage import positive_refs
 from eval.browsergym.benchmark import MAX_STEPS, TASKS
-from pipeline.distill import distill
 from pipeline.live.miniwob import list_tasks, serve_miniwob
 
 # The policies issue 15 added (the 41 before it are played by test_policies.py).
@@ -134,29 +131,3 @@ def test_policy_wins_95_percent_of_20_seeds(capture_session, miniwob_base, task)
     if task in WITHIN_BROWSERGYM_STEPS:
         longest = max(zip((len(run.steps) for run in runs), SEEDS, strict=True))
         assert longest[0] <= MAX_STEPS, f"{task}: seed {longest[1]} took {longest[0]} actions"
-
-
-def unreachable(step: CapturedStep) -> list[str]:
-    """The act's elements an agent acting through the distilled page's refs cannot reach: a
-    click may go to a ref'd ancestor (a menu item's inner wrapper), any other act (a drag, a
-    hover) needs the element's own ref; a key press goes where the focus is."""
-    if step.act.original_op == "PRESS":
-        return []
-    page = distill(step.state)
-    own = {page.backend_id(ref) for ref in page.refs}
-    click = step.act.original_op in ("CLICK", "ENTER")
-    nodes = [step.state.nodes[step.state.by_backend_id()[backend]]
-             for backend in (step.target, step.drop) if backend is not None
-             and backend not in own and not (click and positive_refs(page, [backend]))]
-    return [f"{step.act.original_op} <{node.tag} {node.attributes}>" for node in nodes]
-
-
-@pytest.mark.slow
-@pytest.mark.browser
-@pytest.mark.parametrize("task", sorted(POLICIES))
-def test_every_act_is_on_an_element_an_agent_can_point_at(capture_session, miniwob_base, task):
-    """The eval oracle acts through refs: the recorder played a hover onto the task's text and
-    drags of a sortable's items that had no ref, which the eval harnesses then failed."""
-    [run] = play_seeds(capture_session, miniwob_base, task, [1], pages=1)
-    missing = [what for step in run.steps for what in unreachable(step)]
-    assert not missing, f"{task}: {missing}"

@@ -1,10 +1,11 @@
-"""Every oracle policy solves its task (raw reward 1) in a real Chromium; one seed per task, and
-a few more for the multi-step tasks the issue names."""
+"""Every oracle policy solves its task (raw reward 1) in a real Chromium, acting only on elements
+an agent can point at; one seed per task, and a few more for the multi-step tasks the issue
+names."""
 
 from __future__ import annotations
 
 import pytest
-from recorder_helpers import play
+from recorder_helpers import play, unreachable
 
 from datagen.miniwob.policies import POLICIES, PolicyError, policy_for
 from pipeline.live.miniwob import list_tasks, serve_miniwob
@@ -39,6 +40,10 @@ def test_policy_solves_its_task(capture_session, miniwob_base, task):
     run = play(capture_session, miniwob_base, task, seed=OTHER_SEED.get(task, 1))
     assert run.success, f"{task}: {run.failure} ({run.episode.utterance})"
     assert run.steps and all(step.target in step.state.by_backend_id() for step in run.steps)
+    # the eval oracle acts through refs: the recorder once hovered onto the task's text and
+    # dragged a sortable's items that had no ref, which the eval harnesses then failed
+    missing = [what for step in run.steps for what in unreachable(step)]
+    assert not missing, f"{task}: {missing}"
 
 
 @pytest.mark.browser
