@@ -73,7 +73,8 @@ def select(cfg: EvalConfig, evaluate: Any = None) -> dict[str, Any]:
     rows: dict[str, dict[str, Any]] = {}
     for name, checkpoint in zip(checkpoint_names(cfg.checkpoints), cfg.checkpoints, strict=True):
         one = replace(cfg, checkpoint=checkpoint, policy="checkpoint", mode=mode,
-                      output_dir=str(out / name), checkpoints=[])
+                      output_dir=str(out / name), checkpoints=[],
+                      miniwob=replace(cfg.miniwob, tasks=tasks))  # never the held-out tasks
         evaluate(one)
         episodes = [r for r in Journal(out / name / "episodes.jsonl").rows()
                     if r.get("run") == f"checkpoint/{mode}" and r["task"] in tasks]

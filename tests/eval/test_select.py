@@ -14,7 +14,7 @@ from datagen.miniwob.policies import POLICIES
 from eval.__main__ import main as eval_main
 from eval.browsergym.benchmark import training_conflicts
 from eval.config import TEST_SEEDS, VALIDATION_SEEDS, load_eval_config
-from eval.select import best, check_select, checkpoint_names, select_markdown
+from eval.select import best, check_select, checkpoint_names, select, select_markdown
 from pipeline.errors import FormatError
 
 
@@ -48,6 +48,26 @@ def test_select_refuses_held_out_tasks():
     with pytest.raises(FormatError, match="click-tab-2 are held out of training"):
         check_select(cfg, ["click-button", "click-tab-2"])
 
+
+def test_select_plays_the_trained_tasks_only(tmp_path):
+    """With ``miniwob.tasks`` unset it plays every trained task, not the held-out ones that it
+    would then leave out of the figures."""
+    cfg = load_eval_config("configs/eval/select.yaml", [
+        f"checkpoints=[{tmp_path / 'a'}]", f"output_dir={tmp_path / 'select'}"])
+    (tmp_path / "a").mkdir()
+    played: list[list[str]] = []
+
+    def evaluate(one):
+        played.append(list(one.miniwob.tasks))
+        rows = [{"run": "checkpoint/query_only", "task": task, "success": True, "steps": 1,
+                 "seconds": 1.0} for task in one.miniwob.tasks]
+        journal = Path(one.output_dir) / "episodes.jsonl"
+        journal.parent.mkdir(parents=True)
+        journal.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+    selection = select(cfg, evaluate)
+    assert len(played) == 1 and set(played[0]) == set(POLICIES) - set(HELDOUT_TASKS)
+    assert selection["checkpoints"]["a"]["episodes"] == len(played[0])
 
 def test_names_winner_and_table():
     assert checkpoint_names(["/o/r1/train", "/o/r2/train"]) == ["r1_train", "r2_train"]
