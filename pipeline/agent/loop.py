@@ -10,7 +10,10 @@ runs it: ``execute`` on a live page, ``execute_offline`` for recorded steps). Wi
 arguments) or a refused action (unknown index, hidden, covered ...) is answered with a tool
 message saying what is wrong and counts against ``max_tool_calls``, like a query; without it
 (datagen's teachers) the step ends there with the reply recorded as it came. A step that uses
-up its calls without an accepted action ends with stop ``max_tool_calls``; one whose last
+up its calls without an accepted action ends with stop ``max_tool_calls``; one in which the
+policy repeats an action the page already refused in that step ends with stop
+``repeated_refusal`` (at the second refusal: a policy going round in circles would spend its
+remaining calls repeating itself, as browser-use stops at ``max_failures``); one whose last
 ``max_invalid_replies`` replies in a row held no usable call ends with stop ``invalid_replies``
 (a policy that cannot write the call format -- an untuned base model -- would only spend the
 rest of its calls writing more of the same; browser-use's ``max_failures`` plays this part).
@@ -28,6 +31,7 @@ with ``invalid_replies`` (the episode stops with that reason).
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -64,6 +68,7 @@ class StepOutcome:
     rejected: int = 0  # replies that were unusable or actions that were refused
     seconds: float = 0.0
     error: BaseException | None = None  # what the policy raised (stop "policy_error: ...")
+    refused_calls: set[str] = field(default_factory=set)  # refused actions, as name + arguments
 
     @property
     def prompt_tokens(self) -> int:
@@ -139,6 +144,10 @@ async def _take(turn: Turn, situation: Situation, act: ActionRunner, limits: Ste
     out.rejected += 1
     text = result.text if result.text.startswith("Error") else f"Error: {result.text}"
     out.messages.append(tool_message(call.name, text))
+    key = json.dumps([call.name, call.arguments], sort_keys=True)
+    if key in out.refused_calls:  # the page refused this very call before in this step
+        return "repeated_refusal"
+    out.refused_calls.add(key)
     return None
 
 

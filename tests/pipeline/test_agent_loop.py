@@ -78,6 +78,17 @@ def test_garbage_unknown_tools_and_bad_refs_are_answered_and_count_against_the_l
     assert "no element [99999]" in answers[2]
 
 
+def test_an_action_refused_twice_in_a_step_ends_the_step(page):
+    ref = next(iter(page.refs))
+    policy = Scripted('<bu_click>{"index": 99999}<bu_end>', '<bu_type>{"index": 99999, '
+                      '"text": "a"}<bu_end>', '<bu_click>{"index": 99999}<bu_end>',
+                      f'<bu_click>{{"index": {ref}}}<bu_end>')
+    out = play(policy, page, StepLimits(max_tool_calls=6))
+    assert out.action is None and out.stop == "repeated_refusal"
+    assert len(out.turns) == 3 and out.rejected == 3  # the second click is the last call
+    last = out.messages[-1]
+    assert last["role"] == "tool" and "no element [99999]" in last["content"]
+
 def test_without_feedback_the_first_bad_reply_stops_the_step_as_written(page):
     out = play(Scripted("no call here"), page, StepLimits(feedback_errors=False))
     assert out.stop == "invalid_call: no_call" and out.messages[-1]["content"] == "no call here"
