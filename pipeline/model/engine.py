@@ -19,11 +19,19 @@ per thread, so the thread sets both itself. A request whose future was cancelled
 engine took it (a caller that gave up waiting) is skipped; once taken, its answer runs to its
 end (at most its limit). An error in a forward fails the requests in the batch (each caller
 gets the exception) and the engine goes on with the next ones.
+
+At interpreter exit every live engine is closed (``close``: its thread finishes the answers it
+is decoding and ends). An episode that timed out leaves its answer decoding; a daemon thread
+still inside a forward when Python finalizes is stopped as it takes the GIL back, by unwinding
+through torch's C++ frames, and the process aborted with "terminate called without an active
+exception" after eval had written its results.
 """
 
 from __future__ import annotations
 
+import atexit
 import threading
+import weakref
 from collections.abc import Sequence
 from concurrent.futures import Future
 from typing import Any
@@ -46,6 +54,8 @@ class Engine:
         self._queue: list[tuple[list[int], int, Future]] = []
         self._wake = threading.Condition()
         self._thread: threading.Thread | None = None
+        self._closing = False
+        _LIVE.add(self)
 
     def submit(self, ids: Sequence[int], limit: int) -> Future:
         """The future answer of prompt ``ids`` (at most ``limit`` new tokens)."""
@@ -58,6 +68,18 @@ class Engine:
                 self._thread.start()
             self._wake.notify()
         return future
+
+    def close(self, timeout: float | None = None) -> None:
+        """End the thread once the answers it holds are decoded (a later ``submit`` starts a
+        new one)."""
+        with self._wake:
+            self._closing = True
+            self._wake.notify_all()
+            thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
+        with self._wake:
+            self._closing = False
 
     def _run(self) -> None:
         device = next(self.model.parameters()).device
@@ -88,7 +110,8 @@ class Engine:
         decoding); None when ``idle_s`` passed with nothing to do (the thread then ends)."""
         with self._wake:
             if not decoding and not self._queue:
-                self._wake.wait_for(lambda: self._queue, timeout=self.idle_s)
+                if not self._closing:
+                    self._wake.wait_for(lambda: self._queue or self._closing, timeout=self.idle_s)
                 if not self._queue:
                     self._thread = None
                     return None
@@ -113,3 +136,13 @@ class Engine:
         if self.cache is not None:
             keep_prompt(self.cache, row)
         future.set_result(row.answer())
+
+
+_LIVE: weakref.WeakSet[Engine] = weakref.WeakSet()
+
+
+@atexit.register
+def _close_live_engines() -> None:
+    """Let every engine's thread leave torch before the interpreter finalizes (module doc)."""
+    for engine in list(_LIVE):
+        engine.close()
