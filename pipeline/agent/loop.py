@@ -31,7 +31,6 @@ with ``invalid_replies`` (the episode stops with that reason).
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -68,7 +67,7 @@ class StepOutcome:
     rejected: int = 0  # replies that were unusable or actions that were refused
     seconds: float = 0.0
     error: BaseException | None = None  # what the policy raised (stop "policy_error: ...")
-    refused_calls: set[str] = field(default_factory=set)  # refused actions, as name + arguments
+    refused_calls: list[ToolCall] = field(default_factory=list)  # refused actions in this step
 
     @property
     def prompt_tokens(self) -> int:
@@ -144,10 +143,9 @@ async def _take(turn: Turn, situation: Situation, act: ActionRunner, limits: Ste
     out.rejected += 1
     text = result.text if result.text.startswith("Error") else f"Error: {result.text}"
     out.messages.append(tool_message(call.name, text))
-    key = json.dumps([call.name, call.arguments], sort_keys=True)
-    if key in out.refused_calls:  # the page refused this very call before in this step
+    if call in out.refused_calls:  # the page refused this very call (==: canonical arguments)
         return "repeated_refusal"
-    out.refused_calls.add(key)
+    out.refused_calls.append(call)
     return None
 
 

@@ -110,8 +110,7 @@ class Engine:
         decoding); None when ``idle_s`` passed with nothing to do (the thread then ends)."""
         with self._wake:
             if not decoding and not self._queue:
-                if not self._closing:
-                    self._wake.wait_for(lambda: self._queue or self._closing, timeout=self.idle_s)
+                self._wake.wait_for(lambda: self._queue or self._closing, timeout=self.idle_s)
                 if not self._queue:
                     self._thread = None
                     return None

@@ -69,6 +69,7 @@ def test_select_plays_the_trained_tasks_only(tmp_path):
     assert len(played) == 1 and set(played[0]) == set(POLICIES) - set(HELDOUT_TASKS)
     assert selection["checkpoints"]["a"]["episodes"] == len(played[0])
 
+
 def test_names_winner_and_table():
     assert checkpoint_names(["/o/r1/train", "/o/r2/train"]) == ["r1_train", "r2_train"]
     assert checkpoint_names(["/o/a", "/o/b"]) == ["a", "b"]

@@ -89,6 +89,7 @@ def test_an_action_refused_twice_in_a_step_ends_the_step(page):
     last = out.messages[-1]
     assert last["role"] == "tool" and "no element [99999]" in last["content"]
 
+
 def test_without_feedback_the_first_bad_reply_stops_the_step_as_written(page):
     out = play(Scripted("no call here"), page, StepLimits(feedback_errors=False))
     assert out.stop == "invalid_call: no_call" and out.messages[-1]["content"] == "no call here"

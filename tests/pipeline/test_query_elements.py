@@ -34,7 +34,6 @@ def test_words_split_identifiers_and_drop_stop_words():
     assert joined("Sign in") == ("signin",)
 
 
-
 def test_a_code_of_letters_and_digits_stays_one_word_and_an_index_is_split_off():
     assert words("Rj4R4sY V8WJY 12px the 2nd") == ["rj4r4sy", "v8wjy", "12px", "the", "2"]
     assert words("signInButton2 rowItem3 ch4 ky7") == [
@@ -63,6 +62,7 @@ def test_a_checkbox_label_counts_as_the_text_one_clicks():
     plan = query_from_instruction("Select 78MoLcK and click Submit.")
     result = query_elements(page, **plan.arguments)
     assert result.refs[:2] == [2, 3], result.text  # the option named, then the button
+
 
 @pytest.mark.parametrize(
     "role, expected",
