@@ -10,7 +10,9 @@ on 127.0.0.1 (``pipeline.serve``), each client a thread with its own connection 
 requests back to back. The clients run in a process of their own, as real clients do: threads
 of the server's process would share its interpreter lock with the engine's thread (measured:
 p95 6.4 s with them in the server's process, 5.6 s in their own, the same server). The
-batching server is the served configuration (``batch_size`` 16, continuous batching); the
+batching server is the served configuration (``batch_size`` and ``prefill_batch`` of
+``configs/serve/default.yaml``: 16 answers decoded together, continuous batching, prompts that
+arrive together prefilled in one forward); the
 baseline is the same model and server with ``batch_size`` 1, so
 requests are generated one at a time, measured with 16 clients. ``mean batch`` is the answers
 each decode forward advanced, on average. The base model is rendered as
@@ -28,22 +30,23 @@ import statistics
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
 import httpx
-from common import finish, machine_info, print_table
+from common import REPO, finish, machine_info, print_table
 from targets import Target
 
 from pipeline.agent.conversation import api_messages, opening
 from pipeline.agent.model_policy import GenerationSettings, ModelPolicy, load_model_policy
 from pipeline.agent.openai_policy import tool_schemas
+from pipeline.config import load_config
 from pipeline.distill import distill
 from pipeline.html.source import page_from_html
 from pipeline.serve.app import create_app
 from pipeline.serve.config import Limits, ServeConfig
 from pipeline.serve.main import running_server
 
-FIXTURES = Path(__file__).resolve().parents[1] / "pipeline" / "fixtures"
+FIXTURES = REPO / "pipeline" / "fixtures"
+SERVE_CONFIG = REPO / "configs" / "serve" / "default.yaml"
 CONCURRENCY = (1, 4, 16)
 SPEEDUP_TARGET, P95_TARGET_S = 2.0, 5.0
 
@@ -128,8 +131,10 @@ def main() -> None:
     parser.add_argument("--out", default="benchmarks/results/serve.json")
     args = parser.parse_args()
 
-    served = GenerationSettings(max_new_tokens=args.max_new_tokens, batch_size=16,
-                                threads=args.threads)
+    default = load_config(ServeConfig, SERVE_CONFIG, []).generation
+    served = GenerationSettings(max_new_tokens=args.max_new_tokens,
+                                batch_size=default.batch_size,
+                                prefill_batch=default.prefill_batch, threads=args.threads)
     loaded = load_model_policy(args.checkpoint or args.model, served)
     kind = loaded.kind if args.checkpoint else args.prompt
     batching = ModelPolicy(loaded.model, loaded.tokenizer, kind, loaded.name, served)

@@ -47,8 +47,9 @@ IDLE_S = 5.0
 class Engine:
     def __init__(self, model: Any, *, stops: Sequence[int], batch_size: int, lookup: int,
                  cache: PrefixCache | None, stats: DecodeStats, bf16: bool,
-                 idle_s: float = IDLE_S) -> None:
+                 prefill_batch: int = 1, idle_s: float = IDLE_S) -> None:
         self.model, self.stops, self.lookup = model, list(stops), lookup
+        self.prefill_batch = prefill_batch
         self.batch_size, self.cache, self.stats, self.bf16 = batch_size, cache, stats, bf16
         self.idle_s = idle_s
         self._queue: list[tuple[list[int], int, Future]] = []
@@ -85,7 +86,7 @@ class Engine:
         device = next(self.model.parameters()).device
         with torch.inference_mode(), torch.autocast(device.type, dtype=torch.bfloat16,
                                                     enabled=self.bf16):
-            batch = DecodeBatch(self.model, self.stops, self.lookup, self.stats)
+            batch = self._batch()
             members: dict[int, tuple[Row, Future]] = {}  # id(row) -> (row, its caller)
             while True:
                 taken = self._take(len(members))
@@ -102,8 +103,11 @@ class Engine:
                     for _, _, future in taken:
                         if not future.done():
                             future.set_exception(exc)
-                    batch = DecodeBatch(self.model, self.stops, self.lookup, self.stats)
+                    batch = self._batch()
                     members = {}
+
+    def _batch(self) -> DecodeBatch:
+        return DecodeBatch(self.model, self.stops, self.lookup, self.stats, self.prefill_batch)
 
     def _take(self, decoding: int) -> list[tuple[list[int], int, Future]] | None:
         """The waiting requests the batch has room for (waiting for one while nothing is
@@ -122,8 +126,8 @@ class Engine:
                members: dict[int, tuple[Row, Future]]) -> None:
         """Prefill the taken requests and join the unfinished ones to the batch."""
         joining = []
-        for ids, limit, future in taken:
-            row = batch.prefill(ids, limit, self.cache)
+        rows = batch.prefill([(ids, limit) for ids, limit, _ in taken], self.cache)
+        for row, (_, _, future) in zip(rows, taken, strict=True):
             if row.done:
                 self._finish(row, future)
             else:

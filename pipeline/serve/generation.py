@@ -7,9 +7,8 @@ Requests are decoded by ``ModelPolicy.generate``: its engine decodes up to ``bat
 answers together, and a request joins the running batch between two decode steps. A request's ``max_tokens`` may lower the answer's length below
 ``generation.max_new_tokens``, never raise it. At most ``limits.max_queue`` requests wait for or
 are in generation; the next one gets 429
-with ``Retry-After``. Each prompt is rendered up front as a check (generation renders it again,
-a few milliseconds beside seconds of decoding), so a conversation that cannot be
-rendered (a bad tool call, longer than the context) gets its own 400 instead of failing the
+with ``Retry-After``. Each prompt is rendered before it is queued, so a conversation that cannot
+be rendered (a bad tool call, longer than the context) gets its own 400 instead of failing the
 batch it would have joined; a request waiting longer than ``request_timeout_s`` gets 504.
 """
 
@@ -19,7 +18,7 @@ import asyncio
 from typing import Any
 
 from pipeline.model.generate import Generation
-from pipeline.model.render import RenderError, render_prompt
+from pipeline.model.render import RenderError
 from pipeline.serve.config import Limits
 from pipeline.serve.errors import ApiError
 from pipeline.serve.metrics import Metrics
@@ -36,11 +35,10 @@ class Generator:
             self.metrics.rejected["queue_full"] += 1
             raise ApiError(429, f"the server is busy ({self.waiting} requests queued); retry "
                            "shortly", "queue_full", headers={"Retry-After": "1"})
-        prompt = self.policy.prompt_messages(messages)
-        self._check(prompt)
+        ids = self._render(self.policy.prompt_messages(messages))
         self.waiting += 1
         try:
-            return await asyncio.wait_for(self.policy.generate(prompt, max_tokens),
+            return await asyncio.wait_for(self.policy.generate_ids(ids, max_tokens),
                                           self.limits.request_timeout_s)
         except TimeoutError:
             self.metrics.rejected["timeout"] += 1
@@ -49,10 +47,8 @@ class Generator:
         finally:
             self.waiting -= 1
 
-    def _check(self, prompt: list[dict[str, Any]]) -> None:
-        settings = self.policy.settings
+    def _render(self, prompt: list[dict[str, Any]]) -> list[int]:
         try:
-            render_prompt(prompt, self.policy.tokenizer,
-                          max_length=settings.max_length - settings.max_new_tokens)
+            return self.policy.prompt_ids(prompt)
         except RenderError as exc:
             raise ApiError(400, f"messages: {exc}", "invalid_messages", "messages") from None

@@ -76,3 +76,13 @@ def test_blocks_are_left_padded_with_zeros_and_stacked_along_the_batch():
     assert torch.equal(roomy.layers[0].values,
                        torch.cat([pad(batch_values, (0, 0, 1, 0)), pad(row_values, (0, 0, 3, 0))]))
     assert roomy.get_seq_length() == 6
+
+
+def test_a_cache_with_a_dtype_keeps_what_it_starts_from_and_every_write_in_it():
+    keys, values = states(1, 4, 0)
+    roomy = RoomyCache(1, capacity=4, data=[[(keys, values, 1)]], dtype=torch.bfloat16)
+    new_keys, new_values = states(1, 6, 1)  # past the capacity: the layer grows
+    got_keys, got_values = roomy.update(new_keys, new_values, 0)
+    assert got_keys.dtype == got_values.dtype == torch.bfloat16
+    assert torch.equal(got_keys[:, :, 1:5], keys.to(torch.bfloat16))
+    assert torch.equal(got_values[:, :, 5:], new_values.to(torch.bfloat16))

@@ -16,7 +16,8 @@ def serve_config(limits: dict | None = None, **changes) -> ServeConfig:
 
 
 class ScriptedPolicy(ModelPolicy):
-    """A ModelPolicy whose "model" answers with ``reply(conversation)``: the server's queue,
+    """A ModelPolicy whose "model" answers with ``reply(conversation)`` (agent runs) or
+    ``reply(rendered prompt text)`` (the chat endpoint, which renders first): the server's queue,
     rendering checks, timeouts and codec run for real, in milliseconds. ``delay_s`` stands for
     the time an answer takes (the engine's batching is tested with the real model)."""
 
@@ -29,6 +30,9 @@ class ScriptedPolicy(ModelPolicy):
     async def generate(self, messages, max_new_tokens=None):
         await asyncio.sleep(self.delay_s)
         return Generation(self.reply(messages), 10, 5)
+
+    async def generate_ids(self, ids, max_new_tokens=None):
+        return await self.generate(self.tokenizer.decode(ids), max_new_tokens)
 
 
 CLICK = 'Clicking the "OK" button: [3].\n<bu_click>{"index": 3}<bu_end>'
