@@ -30,8 +30,17 @@ def serve_section(serve: dict[str, Any] | None) -> list[str]:
             f"{serve.get('threads')} torch thread(s); each client sends "
             f"{serve['requests_per_client']} requests back to back. The baseline is the same "
             "server generating one request at a time (batch size 1).")
+    rounds = serve.get("rounds", [])
+    if rounds:
+        note += (f" The two servers took turns over {max(r['round'] for r in rounds)} rounds "
+                 "(baseline, then batching, in each); the first table pools the rounds, the "
+                 "second shows each.")
     out += [note, "",
             markdown_table(["target", "goal", "measured", "verdict", "gap"], targets), "",
             markdown_table([label for _, label in COLUMNS],
                            [[row.get(key) for key, _ in COLUMNS] for row in serve["rows"]])]
+    if rounds:
+        out += ["", markdown_table(["round", *(label for _, label in COLUMNS)],
+                                   [[row["round"], *(row.get(key) for key, _ in COLUMNS)]
+                                    for row in rounds])]
     return out
