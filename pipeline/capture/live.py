@@ -25,6 +25,7 @@ from pipeline.capture.deep_dom import fetch_dom
 from pipeline.capture.snapshot import SNAPSHOT_STYLES, SnapshotIndex
 from pipeline.errors import CaptureError
 from pipeline.live.browser import BrowserConfig, detach_cdp
+from pipeline.live.cdp import cdp_send
 from pipeline.page_state import PageState, link_children
 
 DETACH_TIMEOUT_S = 5.0
@@ -96,10 +97,11 @@ async def capture_page(page: Any, config: BrowserConfig) -> PageState:
     cdp = await calls.run("cdp_session", page.context.new_cdp_session(page))
     try:
         snap = asyncio.ensure_future(
-            calls.run("snapshot", cdp.send("DOMSnapshot.captureSnapshot", SNAPSHOT_PARAMS))
+            calls.run("snapshot", cdp_send(cdp, "DOMSnapshot.captureSnapshot", SNAPSHOT_PARAMS))
         )
         dom, snapshot, ax_nodes = await _gather(
-            fetch_dom(lambda name, method, params: calls.run(name, cdp.send(method, params)),
+            fetch_dom(lambda name, method, params: calls.run(name,
+                                                             cdp_send(cdp, method, params)),
                       warnings),
             snap,
             _ax_tree(cdp, calls, warnings, snap) if use_ax else _skipped(warnings, why_no_ax),
@@ -161,15 +163,15 @@ async def _ax_tree(
     """AX nodes of the page and of the iframe documents in ``snapshot`` (the same-process ones);
     None, with a warning, if the page's tree is unavailable."""
     try:
-        result = await calls.run("ax", cdp.send(AX_METHOD, {}))
+        result = await calls.run("ax", cdp_send(cdp, AX_METHOD, {}))
     except CaptureError as exc:
         warnings.append(f"accessibility tree unavailable, roles and names from HTML rules: {exc}")
         return None
     nodes: list[dict] = result.get("nodes", [])
     for i, frame_id in enumerate(_child_frame_ids(await snapshot)):
         try:
-            sub = await calls.run(f"ax_frame_{i + 1}", cdp.send(
-                AX_METHOD, {"frameId": frame_id}))  # fmt: skip
+            sub = await calls.run(f"ax_frame_{i + 1}", cdp_send(
+                cdp, AX_METHOD, {"frameId": frame_id}))  # fmt: skip
         except CaptureError as exc:
             warnings.append(f"accessibility tree of frame {frame_id} unavailable: {exc}")
             continue

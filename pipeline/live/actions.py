@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from pipeline.live.browser import detach_cdp
+from pipeline.live.cdp import cdp_send
 
 ActionError = Literal["stale", "hidden", "disabled", "covered", "not_editable", "not_a_select",
                       "no_option", "at_edge", "failed"]
@@ -163,7 +164,7 @@ class LiveActions:
     async def _send(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
         if self._cdp is None:
             self._cdp = await self.page.context.new_cdp_session(self.page)
-        return await self._cdp.send(method, params or {})
+        return await cdp_send(self._cdp, method, params)
 
     async def _call(self, object_id: str, function: str, *args: Any) -> Any:
         arguments = [a if isinstance(a, dict) and "objectId" in a else {"value": a} for a in args]
