@@ -64,6 +64,8 @@ def model_metrics(stats: Mapping[str, float]) -> dict[str, float]:
     return {"pagescout_generation_prompts_total": stats.get("prompts", 0),
             "pagescout_generation_batches_total": stats.get("batches", 0),
             "pagescout_prompt_tokens_total": stats.get("prompt_tokens", 0),
+            "pagescout_cached_prompt_tokens_total": stats.get("cached_tokens", 0),
+            "pagescout_prefill_forwards_total": stats.get("prefill_forwards", 0),
             "pagescout_generated_tokens_total": stats.get("generated_tokens", 0),
             "pagescout_generation_seconds_total": stats.get("seconds", 0.0),
             "pagescout_tokens_per_second": stats.get("tokens_per_s", 0.0)}

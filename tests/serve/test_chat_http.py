@@ -94,6 +94,9 @@ def test_the_untuned_model_answers_over_http(policy):
     assert health["status"] == "ok" and health["policy"] == "base:smollm2"
     assert 'pagescout_requests_total{route="/v1/chat/completions",status="200"} 2' in metrics
     assert "pagescout_generated_tokens_total" in metrics and "pagescout_queue_length 0" in metrics
+    forwards = [line.split()[1] for line in metrics.splitlines()
+                if line.startswith("pagescout_prefill_forwards_total ")]
+    assert float(forwards[0]) >= 2  # two prompts: a forward each at least
 
 
 @pytest.mark.parametrize(("body", "status", "code"), [
