@@ -186,7 +186,7 @@ def load_model_policy(spec: str | Path, settings: GenerationSettings = Generatio
 
     folder = trained_folder(spec)
     if folder is not None:
-        model, tokenizer = load_trained(folder, dtype=dtype)
+        model, tokenizer = load_trained(folder, dtype=dtype, merge=True)
         return ModelPolicy(model, tokenizer, "trained", f"checkpoint:{folder}", settings)
     model, tokenizer = load_causal_lm(spec, dtype=dtype)
     model.eval()

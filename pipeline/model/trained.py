@@ -2,6 +2,7 @@
 
     save_run_info(adapter_folder, "smollm2", base_folder)   # written by the training recipe
     model, tokenizer = load_trained("runs/x/adapter")       # adapter folder, checkpoint-N or merged
+    model, tokenizer = load_trained("runs/x/adapter", merge=True)   # the adapter folded in
 
 An adapter folder holds the peft adapter (LoRA weights and the trained functional-token rows),
 the tokenizer with the functional tokens and the chat template, and ``pagescout_training.json``
@@ -9,6 +10,14 @@ naming the base model spec. ``load_trained`` loads the base through ``pipeline.m
 resizes it to the saved tokenizer and applies the adapter; a merged folder loads directly. A
 checkpoint saved before newer tools joined the registry loads as saved: its tokenizer keeps the
 tokens it was trained with (``pipeline.model.functional_tokens.fit_to_tokenizer``).
+
+``merge=True`` folds the LoRA weights and the token rows into the base's weights
+(``merge_and_unload``), for inference: a peft model runs every adapted linear layer as the base
+product plus two small LoRA products, each through peft's Python dispatch, and the default
+checkpoint adapts seven linear layers in each of 15 blocks. Decoding the calls student alone on
+this 2-core CPU took 95 ms a token in bf16 unmerged and 70 ms merged (fp32: 63 and 54), with the
+same answers on the generation tests' prompts; the policies load merged, training keeps the
+adapter.
 """
 
 from __future__ import annotations
@@ -47,9 +56,11 @@ def trained_folder(spec: str | Path) -> Path | None:
     return None
 
 
-def load_trained(path: str | Path, dtype: str = "float32") -> tuple[Any, Any]:
+def load_trained(path: str | Path, dtype: str = "float32", merge: bool = False
+                 ) -> tuple[Any, Any]:
     """``(model, tokenizer)`` of a trained adapter folder (or checkpoint-N), or of a merged
-    model folder; in eval mode, functional tokens present."""
+    model folder; in eval mode, functional tokens present; ``merge``: the adapter folded into
+    the base's weights (see module doc)."""
     from peft import PeftModel
     from transformers import AutoTokenizer
 
@@ -67,6 +78,8 @@ def load_trained(path: str | Path, dtype: str = "float32") -> tuple[Any, Any]:
     fit_to_tokenizer(model, tokenizer)  # the adapter's rows match its saved tokenizer
     model = PeftModel.from_pretrained(model, str(folder))
     use_row_forward(model)
+    if merge:
+        model = model.merge_and_unload()
     model.eval()
     return model, tokenizer
 

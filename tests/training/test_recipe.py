@@ -87,6 +87,7 @@ def test_lora_and_new_rows_train_original_rows_stay(run, base_folder):
 
 
 def test_trained_adapter_and_merged_model_generate_the_same(run):
+    """The adapter, the merged folder, and the adapter merged as the policies load it."""
     from training_helpers import TASKS, trajectory
 
     from pipeline.model.render import render_prompt
@@ -94,13 +95,16 @@ def test_trained_adapter_and_merged_model_generate_the_same(run):
     out, _, _ = run
     messages = trajectory(*TASKS[1])["messages"][:2]
     results = []
-    for folder in (out / "adapter", out / "merged"):
-        model, tokenizer = load_trained(folder)
+    for folder, merge in ((out / "adapter", False), (out / "merged", False),
+                          (out / "adapter", True)):
+        model, tokenizer = load_trained(folder, merge=merge)
         assert tokenizer.chat_template and "<bu_click>" in tokenizer.get_vocab()
+        assert hasattr(model, "peft_config") == (folder.name == "adapter" and not merge)
         ids = torch.tensor([render_prompt(messages, tokenizer, max_length=256)])
         with torch.no_grad():
             results.append(model(input_ids=ids).logits[0, -1])
     assert torch.allclose(results[0], results[1], atol=1e-3)
+    assert torch.allclose(results[0], results[2], atol=1e-4)
 
 
 def test_time_budget_stops_training_and_saves(tmp_path, dataset_dir, base_folder):
