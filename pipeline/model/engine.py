@@ -2,18 +2,20 @@
 running batch between two decode steps instead of waiting for the batch before it to finish.
 
     engine = Engine(model, stops=stop_ids(tokenizer), batch_size=16, lookup=4, cache=cache,
-                    stats=stats, bf16=True)
+                    stats=stats, bf16=True, prefill_batch=16)
     answer = await asyncio.wrap_future(engine.submit(prompt_ids, limit=96))
     answer.ids, answer.cached                                  # as ``greedy`` returns them
 
 With batches formed once and decoded to the end (the earlier scheme), a request that arrived
 a moment after a batch started waited for all of that batch's answers before its own began:
 under steady load the latency was about two batch times. Here the engine's thread loops:
-take waiting requests while the batch has room (``batch_size`` rows), prefill each one alone
-(``DecodeBatch.prefill``, from the prefix cache), ``join`` them, run one ``step`` of all rows,
-and hand each finished answer to its caller (its prompt's whole chunks go into the prefix
-cache). The answers are ``greedy``'s token for token: a row's tokens do not depend on the other
-rows (each keeps its own positions under the attention mask). The thread starts on the first
+take waiting requests while the batch has room (``batch_size`` rows), prefill them
+(``DecodeBatch.prefill``, from the prefix cache; alone, or up to ``prefill_batch`` in a
+forward), ``join`` them, run one ``step`` of all rows, and hand each finished answer to its
+caller (its prompt's whole chunks go into the prefix cache). With ``prefill_batch`` 1 the
+answers are ``greedy``'s token for token: a row's tokens do not depend on the other rows (each
+keeps its own positions under the attention mask); prefilled in company, a bf16 answer may
+differ by rounding (``pipeline.model.greedy``). The thread starts on the first
 request and ends after ``idle_s`` without one. torch's inference mode and bf16 autocast are
 per thread, so the thread sets both itself. A request whose future was cancelled before the
 engine took it (a caller that gave up waiting) is skipped; once taken, its answer runs to its
