@@ -125,8 +125,9 @@ def measure(policy: ModelPolicy, label: str, levels: tuple[int, ...], per_client
             messages: list[dict], round_: int) -> list[dict]:
     config = ServeConfig(limits=Limits(max_queue=256, request_timeout_s=600))
     rows = []
+    spawn = multiprocessing.get_context("spawn")
     with running_server(create_app(config, policy)) as url, \
-            ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as clients_process:
+            ProcessPoolExecutor(1, mp_context=spawn) as clients_process:
         def run(clients: int, per_client: int) -> dict:
             return clients_process.submit(load, url, clients, per_client, messages).result()
 

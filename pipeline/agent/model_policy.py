@@ -124,8 +124,8 @@ class ModelPolicy:
         ``batches`` the decode forwards and ``mean_batch`` the answers each one decoded on
         average; ``prefill_tokens_per_s`` is prompt tokens actually prefilled (not
         taken from the prefix cache) per prefill second, ``prefill_forwards`` the forwards
-        that prefilled them (a chunk of one prompt, or of several prefilled together), ``decode_tokens_per_s`` answer tokens
-        per decode second, ``cache_hit_share`` the share of prompt tokens the cache held,
+        that prefilled them (a chunk of one prompt, or of several prefilled together),
+        ``decode_tokens_per_s`` answer tokens per decode second, ``cache_hit_share`` the share of prompt tokens the cache held,
         ``lookup_acceptance`` the share of prompt-lookup draft ids the model confirmed."""
         s: dict[str, Any] = dict(self._stats)
         w = self._work

@@ -21,13 +21,14 @@ from typing import Any
 async def cdp_send(cdp: Any, method: str, params: dict[str, Any] | None = None
                    ) -> dict[str, Any]:
     """The result of CDP ``method`` with ``params`` on session ``cdp`` (no timeout)."""
+    params = params or {}
     impl = getattr(cdp, "_impl_obj", None)
     send = getattr(impl, "send", None)
     if send is None:
-        return await cdp.send(method, params or {})
+        return await cdp.send(method, params)
     if _takes_timeout(type(impl)):  # newer Playwrights take one, with no default
-        return await send(method=method, params=params or {}, timeout=None)
-    return await send(method=method, params=params or {})
+        return await send(method=method, params=params, timeout=None)
+    return await send(method=method, params=params)
 
 
 @cache

@@ -1,6 +1,7 @@
 """Greedy decoding of a batch of prompts: each prompt prefilled after the prefix the cache
-already holds (alone, or beside prompts that arrived with it), then all answers decoded together -- a lone one several tokens a forward,
-from a draft of its next tokens that the forward confirms.
+already holds (alone, or beside prompts that arrived with it), then all answers decoded
+together -- a lone one several tokens a forward, from a draft of its next tokens that the
+forward confirms.
 
     stats = DecodeStats()
     answers = greedy(model, [ids_a, ids_b], max_new_tokens=96, stops=[eos, end], cache=cache,
@@ -49,8 +50,8 @@ feeds B x (lookup + 1) tokens per forward, which on a CPU costs compute the few 
 do not repay (a batch of 4 with ragged acceptance, the rows' unkept slots masked as holes in
 the batch's cache, measured 1.0x plain at lookup 4 and 0.8x at 8), and rows in company keep
 one slot each, so nothing ragged enters the batch's cache. ``lookup=0`` is plain decoding.
-The model is any Hugging Face causal LM (peft-wrapped or not) that takes
-``position_ids``, ``attention_mask``, ``cache`` (a ``RoomyCache``: a ``DynamicCache`` that grows in place) and
+The model is any Hugging Face causal LM (peft-wrapped or not) that takes ``position_ids``,
+``attention_mask``, ``cache`` (a ``RoomyCache``: a ``DynamicCache`` that grows in place) and
 ``logits_to_keep``.
 """
 
@@ -137,12 +138,11 @@ def keep_prompt(cache: PrefixCache, row: Row) -> None:
 
 class DecodeBatch:
     """The rows decoded together. Prompts are prefilled (``prefill``: alone, or up to
-    ``together`` in a forward); rows ``join``
-    the batch (their keys and values left-padded into one ``RoomyCache`` with room for their
-    answers, at any time: ``greedy`` joins all its prompts at once, the continuous engine
-    joins requests between steps); ``step`` runs one forward and returns the rows it
-    finished, which leave the batch with a copy of their own keys and values. Not
-    thread-safe: one thread drives a batch."""
+    ``together`` in a forward); rows ``join`` the batch (their keys and values left-padded into
+    one ``RoomyCache`` with room for their answers, at any time: ``greedy`` joins all its
+    prompts at once, the continuous engine joins requests between steps); ``step`` runs one
+    forward and returns the rows it finished, which leave the batch with a copy of their own
+    keys and values. Not thread-safe: one thread drives a batch."""
 
     def __init__(self, model: Any, stops: Sequence[int], lookup: int, stats: DecodeStats,
                  together: int = 1) -> None:
@@ -183,7 +183,9 @@ class DecodeBatch:
         """Prefill prompts that share the cached length ``keep`` as one batch, chunk by chunk
         at the same positions: a chunk shorter than the others (a prompt's last) is padded on
         the right, which no real position attends to under the causal mask, and a prompt
-        leaves the batch with its own keys and values after its last chunk."""
+        leaves the batch with its own keys and values after its last chunk (views of the
+        buffer when it was the only one left in it, else a copy, so that no row, nor the
+        prefix cache's entry of it, holds the whole group's buffer)."""
         started = time.perf_counter()
         width = max(len(ids) for ids, *_ in prompts)
         past = RoomyCache(self.layer_count, width,
@@ -212,8 +214,10 @@ class DecodeBatch:
                     staying.append(b)
                     continue
                 token = int(out.logits[b, ending.index(end - 1 - start)].argmax())
-                layers = tuple((k[b:b + 1, :, :end].clone(), v[b:b + 1, :, :end].clone())
+                layers = tuple((k[b:b + 1, :, :end], v[b:b + 1, :, :end])
                                for k, v in _layers(past))
+                if len(active) > 1:
+                    layers = tuple((k.clone(), v.clone()) for k, v in layers)
                 rows[p] = Row(ids, layers, limit, [token], keep,
                               token in self.stops or limit <= 1)
             if len(staying) < len(active):

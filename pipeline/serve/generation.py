@@ -3,10 +3,10 @@
     generator = Generator(policy, limits, metrics)
     generation = await generator(messages)      # ApiError 429 when the queue is full
 
-Requests are decoded by ``ModelPolicy.generate``: its engine decodes up to ``batch_size``
-answers together, and a request joins the running batch between two decode steps. A request's ``max_tokens`` may lower the answer's length below
-``generation.max_new_tokens``, never raise it. At most ``limits.max_queue`` requests wait for or
-are in generation; the next one gets 429
+Requests are decoded by ``ModelPolicy.generate_ids``: its engine decodes up to ``batch_size``
+answers together, and a request joins the running batch between two decode steps. A request's
+``max_tokens`` may lower the answer's length below ``generation.max_new_tokens``, never raise
+it. At most ``limits.max_queue`` requests wait for or are in generation; the next one gets 429
 with ``Retry-After``. Each prompt is rendered before it is queued, so a conversation that cannot
 be rendered (a bad tool call, longer than the context) gets its own 400 instead of failing the
 batch it would have joined; a request waiting longer than ``request_timeout_s`` gets 504.
