@@ -21,7 +21,10 @@ ABOUT = (
     "`tuned` (the families the engine was tuned on), `held-out` (a quarter of datagen's families, "
     "chosen by hash before the first measurement and never looked at) and `new` (families "
     "datagen has no policy for, recorded by `benchmarks/unseen_policies.py` after the first "
-    "tuning round; a second round read their misses too, see the notes). "
+    "tuning round; a second round read their misses too, see the notes), `breadth-read` and "
+    "`breadth` (the families datagen's breadth policies added after both rounds, split in two "
+    "by a salted hash before a third round read the misses of `breadth-read` only: `breadth` is "
+    "still never looked at, the judge of that round). "
     "Recall is `query_for_step` from the task alone; `ovl` ranks every element of the page by "
     "shared task words."
 )

@@ -22,7 +22,9 @@ Families (MiniWoB++ task names) whose SHA-1 is 0 mod 4 are never looked at while
 engine (``held_out``; the rule was fixed before the first measurement), the families recorded
 by ``unseen_policies`` (no datagen policy then) were added after the first tuning round and read
 in the second (``new``), and the families whose datagen policies the breadth issue wrote later
-were never read by any tuning of the markup reading or the queries (``breadth``): ``part_of``.
+were never read by any tuning of the markup reading or the queries until the third round, which
+read half of them (``breadth-read``, chosen by a salted hash before looking) and left the other
+half unread (``breadth``: the judge of that round's changes): ``part_of``.
 """
 
 from __future__ import annotations
@@ -85,21 +87,28 @@ def held_out(family: str) -> bool:
     return int(hashlib.sha1(family.encode()).hexdigest(), 16) % 4 == 0
 
 
+def breadth_read(family: str) -> bool:
+    """A breadth family read in the third round (2026-11-27): half of them, chosen by a hash
+    salted apart from ``held_out``'s, fixed before any of their pages was looked at."""
+    return int(hashlib.sha1(f"breadth:{family}".encode()).hexdigest(), 16) % 2 == 0
+
+
 def part_of(family: str) -> str:
     """``tuned``, ``held-out`` (in the tuning pool, never looked at while tuning), ``new``
-    (recorded by ``unseen_policies`` after the first round, read in the second) or ``breadth``
-    (any other family: its policy came later, and no tuning has read its pages)."""
+    (recorded by ``unseen_policies`` after the first round, read in the second),
+    ``breadth-read`` (a later family, read in the third round) or ``breadth`` (any other
+    family: its policy came later, and no tuning has read its pages)."""
     if family in NEW_FAMILIES:
         return "new"
     if family not in TUNING_POOL:
-        return "breadth"
+        return "breadth-read" if breadth_read(family) else "breadth"
     return "held-out" if held_out(family) else "tuned"
 
 
 def breadth_families(policies) -> list[str]:
     """The families of ``policies`` (datagen's, by task name; the impossible tasks have none)
-    outside the tuning pool and the new ones."""
-    return sorted(name for name in policies if part_of(name) == "breadth")
+    outside the tuning pool and the new ones (both breadth parts)."""
+    return sorted(name for name in policies if part_of(name).startswith("breadth"))
 
 
 @dataclass(slots=True)

@@ -10,17 +10,18 @@ the two apart (not a live capture, and no element marked clickable). Only then d
 - ARIA widget state (``aria-expanded``, ``aria-haspopup``, ``aria-pressed``, ``aria-controls``)
   and widget-library hooks (``data-toggle``, ``data-action``, jQuery UI's ``data-handler``);
 - words of the class and id that name something one clicks (``btn``, ``link``, ``item``, ``tab``,
-  ``header``, ``toggle``, ``menu``, ``close``, ``star``, ``reply``, ``trash``, ``folder``, ...),
+  ``header``, ``toggle``, ``menu``, ``close``, ``star``, ``reply``, ``trash``, ``picker``, ...),
   matched as words of the name (``email-reply``, ``navLink``, ``alink``, ``ui-accordion-header``)
   and ignored when one word sits on so many elements of the page that it is a wrapper's or a
   list row's name -- except on an element set inside running text (text beside it in its
   parent: every linked word of a paragraph), where the class marks that word;
-- SVG shapes, texts and groups (``<g>``) with an id or a class (the parts of a chart, the slices
-  of a pie menu; the noise pass keeps them inside an ``<svg>`` for such sources,
-  ``marked_svg_part``);
-- an element whose whole text is a command ("Submit", "OK", "Cancel", "Next", "Reply", ...), or
-  is short and coloured apart from the text around it (where colours are known: computed or
-  inline styles);
+- SVG shapes, texts and groups (``<g>``) with an id, a class or an inline ``cursor: pointer``
+  (the parts of a chart, the slices of a pie menu, shapes one drags; the noise pass keeps them
+  inside an ``<svg>`` for such sources, ``marked_svg_part``);
+- an element whose whole text is a command ("Submit", "OK", "Cancel", "Next", "Reply", ...) or
+  one glyph a control is drawn with (a dropdown's caret, an arrow, a close cross, a menu's
+  bars), or is short and coloured apart from the text around it (where colours are known:
+  computed or inline styles);
 - an empty element painted with a background of its own, apart from the one around it, and of a
   swatch's size where its box or its style's size is known (a colour swatch, a button drawn in
   CSS; not a rule, nor a panel or an overlay);
@@ -48,7 +49,7 @@ CLICK_WORDS = frozenset(
         "edit", "send", "submit", "cancel", "next", "prev", "previous", "expand", "expander",
         "collapse", "folder", "file", "thread", "clickable", "action", "choice", "dropdown",
         "nav", "arrow", "like", "share", "follow", "retweet", "checkbox", "radio", "dismiss",
-        "accordion", "pager", "day", "handle", "icon", "entry",
+        "accordion", "pager", "day", "handle", "icon", "entry", "picker",
     }
 )  # fmt: skip
 # words also found glued to another at either end of a class name ("alink", "navbutton", "closebtn")
@@ -60,6 +61,8 @@ COMMAND_TEXTS = frozenset(
         "yes", "no", "done", "save", "apply", "continue", "go", "retry", "reset", "clear",
     }
 )  # fmt: skip
+# a control drawn as one glyph: a dropdown's caret, a pager's arrow, a close cross, a menu's bars
+GLYPH_TEXTS = frozenset("▾▼▴▲▸▶►◂◀◄×✕✖☰⋮⋯»«›‹")
 WIDGET_ATTRS = ("aria-expanded", "aria-haspopup", "aria-pressed", "aria-controls",
                 "data-toggle", "data-bs-toggle", "data-action", "data-handler")
 SVG_SHAPES = frozenset({"circle", "rect", "ellipse", "polygon", "polyline", "path", "line",
@@ -145,7 +148,8 @@ def markup_clickable(node: Node, state: PageState, cues: MarkupCues) -> bool:
     text = own_text(node, state)
     if not text or len(text) > COLOURED_MAX_TEXT:
         return False
-    return (" ".join(text.lower().split()).strip(" .!") in COMMAND_TEXTS
+    said = " ".join(text.lower().split()).strip(" .!")
+    return (said in COMMAND_TEXTS or said in GLYPH_TEXTS
             or _painted_apart(node, state, "color", around_unknown=False))
 
 
@@ -224,9 +228,11 @@ def _in_svg(node: Node, state: PageState) -> bool:
 
 
 def marked_svg_part(node: Node) -> bool:
-    """An SVG shape, text or group with an id or a class (what the noise pass keeps inside an
-    ``<svg>`` without runtime evidence)."""
-    return node.tag in SVG_SHAPES and ("id" in node.attributes or "class" in node.attributes)
+    """An SVG shape, text or group with an id, a class or its own pointer cursor in its style
+    (what the noise pass keeps inside an ``<svg>`` without runtime evidence)."""
+    attrs = node.attributes
+    return node.tag in SVG_SHAPES and ("id" in attrs or "class" in attrs
+                                       or style_of(node).get("cursor") == "pointer")
 
 
 def text_fallback(node: Node, state: PageState) -> bool:

@@ -51,10 +51,11 @@ def test_a_row_measures_coverage_rank_and_the_baseline():
 
 def test_parts_and_targets():
     assert part_of("click-link") == "tuned" and part_of("click-option") == "held-out"
-    assert part_of("click-color") == "new" and part_of("book-flight") == "breadth"
+    assert part_of("click-color") == "new" and part_of("book-flight") == "breadth-read"
+    assert part_of("buy-ticket") == "breadth"
     rows = [measure(case(), "stripped") | {"part": p} for p in ("tuned", "new")]
     summary = {f"stripped/{name}": summarise(rows)
-               for name in ("all", "held-out", "new", "breadth")}
+               for name in ("all", "held-out", "new", "breadth-read", "breadth")}
     met = {t.name: t.met for t in targets(summary)}
     assert met["stripped dumps (all): targets without a ref"]
     assert met["stripped dumps (all): Recall@1 from the task"]
@@ -68,4 +69,6 @@ def test_the_new_part_is_what_unseen_policies_records_and_breadth_is_the_rest():
     assert set(EXTRA_POLICIES) == NEW_FAMILIES
     breadth = breadth_families(POLICIES)
     assert len(breadth) >= 50 and "book-flight" in breadth
+    read = [family for family in breadth if part_of(family) == "breadth-read"]
+    assert 0.4 < len(read) / len(breadth) < 0.6  # half read in the third round, half never
     assert not set(breadth) & (TUNING_POOL | NEW_FAMILIES)

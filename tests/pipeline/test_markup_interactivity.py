@@ -191,3 +191,17 @@ def test_a_presentational_link_inside_a_tab_leaves_the_ref_to_the_tab(source):
     dp = distill(state)
     assert [(d.tag, dp.state.text_content(d.node_id)) for d in dp.refs.values()] == [
         ("li", "1"), ("li", "2"), ("li", "3")]
+
+
+def test_svg_shapes_styled_with_a_pointer_get_refs_and_plain_ones_do_not():
+    html = ('<body><svg><circle cx="10" cy="10" r="8" style="cursor:pointer;"></circle>'
+            '<text x="40" y="10" style="cursor: pointer">I</text>'
+            '<rect x="60" y="0" width="9" height="9"></rect></svg></body>')
+    assert sorted(ref_texts(html)) == ["I", "circle"]
+
+
+def test_a_control_drawn_as_one_glyph_gets_a_ref_and_words_around_it_do_not():
+    html = ('<body><div class="selectric"><span class="label"></span><b class="knob">▾</b></div>'
+            '<p>Pick one <span>option</span> below</p><span class="ql-picker-label"></span>'
+            '<span>×</span></body>')
+    assert ref_attributes(html, "class") == ["knob", "ql-picker-label", None]
