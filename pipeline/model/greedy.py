@@ -52,7 +52,8 @@ the batch's cache, measured 1.0x plain at lookup 4 and 0.8x at 8), and rows in c
 one slot each, so nothing ragged enters the batch's cache. ``lookup=0`` is plain decoding.
 The model is any Hugging Face causal LM (peft-wrapped or not) that takes ``position_ids``,
 ``attention_mask``, ``cache`` (a ``RoomyCache``: a ``DynamicCache`` that grows in place) and
-``logits_to_keep``.
+``logits_to_keep``; a plain Llama model (SmolLM2, a merged checkpoint) runs through
+``pipeline.model.llama_forward``, its forward in one function: the same logits, bit for bit.
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ from typing import Any
 import torch
 
 from pipeline.model.kv_cache import RoomyCache
+from pipeline.model.llama_forward import llama_forward
 from pipeline.model.lookup import LOOKUP_TOKENS, draft
 from pipeline.model.prefix_cache import Layers, PrefixCache
 
@@ -146,8 +148,9 @@ class DecodeBatch:
 
     def __init__(self, model: Any, stops: Sequence[int], lookup: int, stats: DecodeStats,
                  together: int = 1) -> None:
-        self.model, self.stops, self.lookup, self.stats = model, set(stops), lookup, stats
+        self.stops, self.lookup, self.stats = set(stops), lookup, stats
         self.together = max(together, 1)
+        self.forward = llama_forward(model) or model  # the same logits, less Python
         self.device = next(model.parameters()).device
         self.layer_count = model.config.get_text_config().num_hidden_layers
         self.rows: list[Row] = []
@@ -199,7 +202,7 @@ class DecodeBatch:
             size = max(ends) - start
             ending = sorted({end - 1 - start for p, end in zip(active, ends, strict=True)
                              if end == len(prompts[p][0])})
-            out = self.model(
+            out = self.forward(
                 input_ids=torch.tensor([_padded(prompts[p][0][start:e], size)
                                         for p, e in zip(active, ends, strict=True)],
                                        device=self.device),
@@ -255,7 +258,7 @@ class DecodeBatch:
         that finished, which have left the batch."""
         started = time.perf_counter()
         drafting = self.lookup if len(self.rows) == 1 else 0
-        self.mask = _step(self.model, self.rows, self.past, self.mask, self.stops, drafting,
+        self.mask = _step(self.forward, self.rows, self.past, self.mask, self.stops, drafting,
                           self.stats, self.device)
         finished = [row for row in self.rows if row.done]
         self._leave(finished)
