@@ -20,8 +20,9 @@ them -- so a test compares the logits with the model's exactly, in fp32 and unde
 autocast, for prefill chunks, padded rows and draft slots. Fusing the q/k/v (or gate/up)
 products into one would save another 7-11% but rounds differently, so it is not done.
 
-Only a plain ``LlamaForCausalLM`` with the default rotary embedding, SiLU and no biases takes
-this path; anything else (a peft-wrapped model, other architectures) gets None and decodes
+Only a plain ``LlamaForCausalLM`` with the default rotary embedding, SiLU, no biases and plain
+linear layers takes this path; anything else (a peft-wrapped model, or the model inside one,
+whose LoRA layers this function would not apply; other architectures) gets None and decodes
 through its own forward.
 """
 
@@ -141,6 +142,16 @@ def llama_forward(model: Any) -> LlamaForward | None:
     if (getattr(config, "attention_bias", False) or getattr(config, "mlp_bias", False)
             or config.hidden_act != "silu" or getattr(rotary, "rope_type", "") != "default"
             or getattr(config, "pretraining_tp", 1) != 1
-            or config._attn_implementation != "sdpa"):
+            or config._attn_implementation != "sdpa"
+            or not all(type(module) is torch.nn.Linear for layer in model.model.layers
+                       for module in _projections(layer))):
         return None
     return LlamaForward(model)
+
+
+def _projections(layer: Any) -> tuple:
+    """The decoder layer's linear modules: plain ``nn.Linear`` here, or adapted (a LoRA layer
+    keeps a ``weight`` of its base, so reading it would drop the adapter)."""
+    attention, mlp = layer.self_attn, layer.mlp
+    return (attention.q_proj, attention.k_proj, attention.v_proj, attention.o_proj,
+            mlp.gate_proj, mlp.up_proj, mlp.down_proj)

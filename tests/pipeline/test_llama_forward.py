@@ -70,6 +70,7 @@ def test_other_models_keep_their_own_forward(models):
     wrapped = get_peft_model(copy.deepcopy(models[False]),
                              LoraConfig(r=2, target_modules=["q_proj"]))
     assert llama_forward(wrapped) is None
+    assert llama_forward(wrapped.base_model.model) is None  # its LoRA layers would be skipped
     eager = copy.deepcopy(models[False])
     eager.config._attn_implementation = "eager"
     assert llama_forward(eager) is None
