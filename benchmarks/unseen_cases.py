@@ -84,13 +84,13 @@ NEW_FAMILIES = frozenset(EXTRA_POLICIES)
 
 def held_out(family: str) -> bool:
     """Never tuned on: a quarter of the families, chosen by hash before any measurement."""
-    return int(hashlib.sha1(family.encode()).hexdigest(), 16) % 4 == 0
+    return _bucket(family, 4) == 0
 
 
 def breadth_read(family: str) -> bool:
     """A breadth family read in the third round (2026-11-27): half of them, chosen by a hash
     salted apart from ``held_out``'s, fixed before any of their pages was looked at."""
-    return int(hashlib.sha1(f"breadth:{family}".encode()).hexdigest(), 16) % 2 == 0
+    return _bucket(f"breadth:{family}", 2) == 0
 
 
 def part_of(family: str) -> str:
@@ -103,6 +103,11 @@ def part_of(family: str) -> str:
     if family not in TUNING_POOL:
         return "breadth-read" if breadth_read(family) else "breadth"
     return "held-out" if held_out(family) else "tuned"
+
+
+def _bucket(key: str, buckets: int) -> int:
+    """A fixed bucket of ``key`` (its SHA-1, so the same on every machine and run)."""
+    return int(hashlib.sha1(key.encode()).hexdigest(), 16) % buckets
 
 
 def breadth_families(policies) -> list[str]:

@@ -46,9 +46,9 @@ class LlamaForward:
     def __init__(self, model: Any) -> None:
         config = model.config
         self.model = model
-        self.heads = config.num_attention_heads
         self.kv_heads = config.num_key_value_heads
-        self.head_dim = getattr(config, "head_dim", None) or config.hidden_size // self.heads
+        self.head_dim = (getattr(config, "head_dim", None)
+                         or config.hidden_size // config.num_attention_heads)
         self.eps = config.rms_norm_eps
         self.layers = list(model.model.layers[: config.num_hidden_layers])
 
