@@ -12,12 +12,18 @@ capped at ``attribute_value_cap`` characters followed by "…". An interactive e
 show nothing that names it — no text, no attribute but its role, type or states: the icon-only
 ``<span class="trash">``, jQuery UI's ``<a role=button class="ui-button … ui-spinner-up">`` —
 shows its rarest class names on the page as well, so that a model can tell such elements apart.
+An interactive element without a selection state of its own that a class marks as the chosen one
+(a word ``selected``, ``active``, ``current``, ``checked``, ``pressed`` or ``chosen`` in its class
+or in the class of the ``<li>`` that holds it: an Odd/Even button clicked, Bootstrap's current
+page, jQuery UI's ``ui-state-active`` tab) shows ``selected=true``: the page says so only in its
+styles, and without it a click that chose something looks like a click that changed nothing.
 
 With the pass switched off elements show all their source attributes, uncapped, plus hints.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping
 from urllib.parse import urlsplit
@@ -37,6 +43,9 @@ _CHECKABLE_INPUTS = frozenset({"checkbox", "radio"})
 _NOT_TEXT_INPUTS = frozenset({"checkbox", "radio", "submit", "button", "reset", "image", "range",
                               "file", "hidden", "color"})
 _CLASS_HINT_NAMES = 3
+_CHOSEN_CLASS_WORDS = frozenset({"selected", "active", "current", "checked", "pressed", "chosen"})
+_CLASS_WORD = re.compile(r"[a-z]+")
+_SELECTION_STATES = ("checked", "pressed", "selected", "aria-checked", "aria-pressed")
 _CLASS_HINT_CHARS = 40
 # Shown attributes that say what kind of element it is or what state it is in, not which one.
 _UNNAMING = frozenset({
@@ -158,6 +167,16 @@ def class_hint(classes: str, frequency: Mapping[str, int]) -> str:
     return " ".join(split[i] for i in sorted(chosen)) or " ".join(split)[:_CLASS_HINT_CHARS]
 
 
+def chosen_by_class(node: Node, nodes: list[Node]) -> bool:
+    """Whether the element's class, or that of the ``<li>`` holding it, marks it as chosen."""
+    holder = nodes[node.parent] if node.parent is not None else None
+    for element in (node, holder if holder is not None and holder.tag == "li" else None):
+        classes = element.attributes.get("class", "") if element is not None else ""
+        if classes and not _CHOSEN_CLASS_WORDS.isdisjoint(_CLASS_WORD.findall(classes.lower())):
+            return True
+    return False
+
+
 def class_frequency(nodes: list[Node]) -> Counter[str]:
     """How many elements of the page carry each class name."""
     counts: Counter[str] = Counter()
@@ -187,6 +206,10 @@ def attributes(work: Work, root: DNode) -> int:
             if frequency is None:
                 frequency = class_frequency(nodes)
             dnode.attrs["class"] = class_hint(node.attributes["class"], frequency)
+        if dnode.tier is not None and chosen_by_class(node, nodes) and not any(
+            key in dnode.attrs for key in _SELECTION_STATES
+        ):
+            dnode.attrs["selected"] = "true"
         changed += dnode.attrs != node.attributes
     return changed
 

@@ -5,7 +5,14 @@ label (visible text, else accessible name) is shared with other elements or empt
 found in the smallest ancestor holding other text, climbing a few levels and never into a container
 with many elements or nodes (a grid is not a card): the heading of the element's section when it
 lies inside that container, and the nearest text before the element (else after it). Texts that
-repeat on the page (tags, "Qty", other buttons' labels) are never used: they identify nothing.
+repeat on the page (tags, "Qty") are never used: they identify nothing. A button's label names
+what the button does: it tells apart the text box it acts on (the box beside "Search"), but is
+no name for anything else in its card (a form's lone "Submit" does not name the list beside it),
+and the climb stops there: the card is found, it just has no name. A container that holds
+another element with the same label is a list of cards: only the texts between the element and
+its nearest twins are its own (a flat list of "Item A [Buy] Item B [Buy]"), and the climb stops
+there; when the card has no text that is its own alone, the text it shares with other cards of
+the list is used (two rows of an Odd/Even quiz showing "-5" are told apart from the row "8").
 
     card_context(entry, parents, counts) -> "Classic Kettle 1, $87.19"
 """
@@ -13,7 +20,7 @@ repeat on the page (tags, "Qty", other buttons' labels) are never used: they ide
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pipeline.distill.model import DistilledPage, DNode
@@ -27,6 +34,8 @@ _PIECE_TEXT = 40
 _CLIMB = 4  # ancestors tried
 _CARD_REFS = 6  # a container with more elements than this is a list, not a card
 _CARD_NODES = 120  # and one with more nodes is too big to read
+_ACTION_ROLES = frozenset({"button"})  # their labels say what they do, not what the card is
+_TEXT_ROLES = frozenset({"textbox", "searchbox"})  # the fields an action's label can describe
 
 
 @dataclass(slots=True)
@@ -45,19 +54,20 @@ def is_generic(entry: Entry, counts: Counts) -> bool:
 
 
 def card_context(
-    page: DistilledPage, entry: Entry, parents: dict[int, DNode], counts: Counts
+    page: DistilledPage, entry: Entry, parents: dict[int, DNode], counts: Counts,
+    labels: dict[int, str],
 ) -> str:
-    """The identifying text near ``entry`` ("" when none is found)."""
+    """The identifying text near ``entry`` ("" when none is found); ``labels``: every ref's."""
     heading = page.headings[entry.heading] if entry.heading is not None else None
     child = entry.dnode
+    fallback = ""
     for _ in range(_CLIMB):
         parent = parents.get(id(child))
         if parent is None or parent.tag.startswith("#"):
             return ""
-        around = _texts_around(parent, entry, counts)
+        around = _texts_around(page, parent, entry, counts, labels)
         if around is None:
             return ""
-        before, after = around
         pieces: list[str] = []
         if (
             heading is not None
@@ -65,10 +75,15 @@ def card_context(
             and _inside(page, parent, heading.node_id)
         ):
             pieces.append(trim_text(heading.text, _PIECE_TEXT))
-        near = [t for t in (before[::-1] + after) if t not in pieces]
-        pieces.extend(near[: 2 - len(pieces)])
+        if around.twin and fallback:  # the card below, in a list of its twins, had only this
+            return fallback
+        near = [t for t in (around.before[::-1] + around.after) if t not in pieces]
+        pieces.extend(near[: (1 if around.twin else 2) - len(pieces)])
         if pieces:
             return trim_text(", ".join(pieces), CONTEXT_TEXT)
+        fallback = fallback or trim_text(", ".join(around.repeated[:2]), CONTEXT_TEXT)
+        if around.named_action or around.twin:
+            return "" if around.named_action else fallback
         child = parent
     return ""
 
@@ -82,10 +97,27 @@ def _inside(page: DistilledPage, container: DNode, node_id: int) -> bool:
     return container.node_id <= node_id <= last
 
 
-def _texts_around(container: DNode, entry: Entry, counts: Counts):
-    """Distinct, non-repeated texts before and after the element (None: container too big)."""
-    before: list[str] = []
-    after: list[str] = []
+@dataclass(slots=True)
+class _Around:
+    """What a container holds around the element."""
+
+    before: list[str] = field(default_factory=list)  # distinct texts that repeat nowhere else
+    after: list[str] = field(default_factory=list)
+    repeated: list[str] = field(default_factory=list)  # texts seen elsewhere too, nearest first
+    named_action: bool = False  # a button with a label of its own was passed over
+    twin: bool = False  # another element with the same label: a list of cards, not one card
+    # (texts are then read only between the element and its nearest twins)
+
+
+def _texts_around(page: DistilledPage, container: DNode, entry: Entry, counts: Counts,
+                  labels: dict[int, str]) -> _Around | None:
+    """The texts of ``container`` outside other buttons, before and after the element (None:
+    the container is too big)."""
+    out = _Around()
+    repeated_before: list[str] = []
+    repeated_after: list[str] = []
+    nodes = page.state.nodes
+    skip_actions = nodes[entry.dnode.node_id].role not in _TEXT_ROLES
     passed, refs, seen = False, 0, 0
     skip = {entry.label}
     stack = [container]
@@ -101,11 +133,29 @@ def _texts_around(container: DNode, entry: Entry, counts: Counts):
             refs += 1
             if refs > _CARD_REFS:
                 return None
+            if entry.label and labels.get(node.ref) == entry.label:  # a twin bounds the card
+                out.twin = True
+                if passed:
+                    break
+                out.before.clear()
+                repeated_before.clear()
+                skip = {entry.label}
+            if skip_actions and nodes[node.node_id].role in _ACTION_ROLES:
+                out.named_action = out.named_action or any(
+                    part.is_text and not counts.repeated(collapse(part.text).lower())
+                    for part in node.walk()
+                )
+                continue
         if node.is_text:
             text = collapse(node.text)
             key = text.lower()
-            if text and key not in skip and not counts.repeated(key):
+            if text and key not in skip:
                 skip.add(key)
-                (after if passed else before).append(trim_text(text, _PIECE_TEXT))
+                shown = trim_text(text, _PIECE_TEXT)
+                if counts.repeated(key):
+                    (repeated_after if passed else repeated_before).append(shown)
+                else:
+                    (out.after if passed else out.before).append(shown)
         stack.extend(reversed(node.children))
-    return before, after
+    out.repeated = repeated_before[::-1] + repeated_after
+    return out

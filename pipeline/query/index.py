@@ -119,9 +119,10 @@ def build_index(page: DistilledPage) -> PageIndex:
                 texts[collapse(child.text).lower()] += 1
     counts = Counts(_label_counts(entries, parents), texts)
     postings: dict[str, set[int]] = {}
+    labels = {ref: entry.label for ref, entry in entries.items()}
     for entry in entries.values():
         if is_generic(entry, counts):
-            entry.context = card_context(page, entry, parents, counts)
+            entry.context = card_context(page, entry, parents, counts, labels)
             if entry.context:
                 entry.fields.append(make_field(2, "context", entry.context))
         for item in entry.fields:

@@ -501,3 +501,18 @@ def test_without_computed_styles_boxes_past_the_document_end_stay():
         )
     )
     assert ref_ids(dp) == ["scrolled"]  # a Mind2Web page cannot tell a scroll container
+
+
+def test_a_class_that_marks_an_element_chosen_shows_as_selected():
+    dp = distill(page(
+        '<body><button id="odd" class="odd selected">Odd</button>'
+        '<button id="even" class="even">Even</button>'
+        '<ul><li class="page-item active"><a id="p1" href="#">1</a></li>'
+        '<li class="page-item"><a id="p2" href="#">2</a></li></ul>'
+        '<a id="tab" href="#t" class="ui-tabs-anchor ui-state-active">Tab</a>'
+        '<a id="off" href="#o" class="inactive">Off</a>'
+        '<button id="aria" class="selected" aria-pressed="false">Bold</button></body>'
+    ))
+    shown = {d.attrs.get("id"): d.attrs.get("selected") for d in dp.refs.values()}
+    assert shown == {"odd": "true", "even": None, "p1": "true", "p2": None, "tab": "true",
+                     "off": None, "aria": None}  # an ARIA state says it already

@@ -84,6 +84,17 @@ def test_an_action_that_changes_nothing_says_so():
     assert "that typing changed nothing" in effect_line(PreviousStep(before, typed), after)
 
 
+def test_a_click_that_only_restyles_its_button_as_chosen_is_an_effect():
+    # MiniWoB++ odd-or-even marks the answer by a class alone: not "changed nothing"
+    quiz = '<button id="odd" class="odd{}">Odd</button>'
+    before = distill(live_page(extra=quiz.format("")))
+    after = distill(live_page(extra=quiz.format(" selected")))
+    click = make_call("click", index=ref_of(before, "odd"))
+    assert effect_line(PreviousStep(before, click), after) == (
+        f"Last action's effect: [{ref_of(after, 'odd')}] Odd changed: <button id=odd "
+        "selected=true>Odd</button>; nothing else changed.")
+
+
 def test_new_elements_are_listed_with_their_refs_and_the_line_stays_short():
     buttons = "".join(f"<button>Option number {i} of the long list</button>" for i in range(12))
     before = distill(live_page())

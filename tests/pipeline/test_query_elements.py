@@ -325,3 +325,37 @@ def test_a_wrapper_and_its_control_saying_the_same_words_are_not_a_repeat():
     assert button.context == ""  # "Submit" is said once: no card context to tell it apart
     result = query_elements(page, keyword_weights={"section": 1.0, "submit": 0.5})
     assert page.refs[result.refs[0]].tag == "h3"
+
+
+def contexts(html: str) -> list[tuple[str, str]]:
+    """(label or tag, context) of every ref, in document order."""
+    index = index_for(distill(page_from_html(html)))
+    return [(e.label or e.node.tag, e.context) for _, e in sorted(index.entries.items())]
+
+
+def test_a_lone_button_names_the_text_box_it_acts_on_but_not_the_list_beside_it():
+    # MiniWoB++ search-engine and choose-list: a field and its button in one form row
+    assert contexts('<body><div id="area"><input type="text" id="q">'
+                    '<button id="search">Search</button></div></body>')[0] == ("input", "Search")
+    assert contexts(
+        '<body><div id="query">Select Darya from the list and click Submit.</div>'
+        '<div id="area"><select id="options"><option>Bibbie</option><option>Darya</option>'
+        "</select><button>Submit</button></div></body>"
+    )[0] == ("select", "")  # neither the button's label nor the task text above the form
+
+
+def test_rows_of_identical_buttons_take_their_own_row_text_even_when_rows_share_it():
+    # MiniWoB++ odd-or-even: Odd, the number, Even in each row; two rows show -5
+    rows = "".join(
+        f'<div class="row"><button class="odd">Odd</button><div>{n}</div>'
+        '<button class="even">Even</button></div>' for n in (-5, -5, 8)
+    )
+    found = contexts(f'<body><div id="numbers">{rows}</div><button>Submit</button></body>')
+    assert found == [("odd", "-5"), ("even", "-5"), ("odd", "-5"), ("even", "-5"),
+                     ("odd", "8"), ("even", "8"), ("submit", "")]
+
+
+def test_a_flat_list_gives_each_button_the_text_between_it_and_its_twins():
+    found = contexts("<body><div><span>Kettle</span><button>Buy</button>"
+                     "<span>Toaster</span><button>Buy</button></div></body>")
+    assert found == [("buy", "Kettle"), ("buy", "Toaster")]
