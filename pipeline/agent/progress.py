@@ -13,9 +13,10 @@ on and the page after it, so the model reads the same line in training and in us
 Two pages are compared by their flat rendering without refs (every element with its shown
 attributes -- a field's ``value`` or ``empty`` -- and every text line) plus URL and title: the
 same lines mean the action changed nothing, which the line says plainly so that a model does not
-repeat it. Text lines (not elements) are compared with their digits masked: a clock or countdown
-ticks between two live steps (MiniWoB++'s "Time left: 57 / 60sec") but not between two recorded
-ones taken a moment apart, and its ticking is no effect of the action.
+repeat it. Text lines (not elements) that tell the time are compared with their digits masked: a
+clock or countdown ticks between two live steps (MiniWoB++'s "Time left: 57 / 60sec") but not
+between two recorded ones taken a moment apart, and its ticking is no effect of the action. Any
+other number is content: a new draw of generate-number's "9" -> "3" is what the click did.
 
 The element acted on (found again by its backend node id) is reported first: a text field's new
 state as its value (a redacted one as "filled"), any other element's new line when it changed (a
@@ -43,6 +44,8 @@ VALUE_CHARS = 40  # a field's value quoted up to this
 HEAD = "Last action's effect: "
 _REF = re.compile(r"^\*?\[\d+\]")
 _DIGITS = re.compile(r"\d+")
+# A text that tells the time: "Time left: 57 / 60sec", "12:04", "3 min ago", "2 hours remaining".
+_CLOCK = re.compile(r"(?i)time|sec|min|hour|left|remaining|ago|elapsed|\d:\d\d")
 _KEY = "progress_lines"
 _VERB = {"click": "click", "type": "typing", "select": "selection", "press": "key press",
          "scroll": "scroll", "hover": "hover", "drag": "drag", "clear": "clearing"}
@@ -86,7 +89,7 @@ def effect_line(previous: PreviousStep | None, page: DistilledPage) -> str:
 
 def _lines(page: DistilledPage) -> list[tuple[str, str, int | None]]:
     """Every item of the flat rendering (whole page, no indent): (as rendered, as compared: an
-    element without its ref, a text with its digits masked; the element's ref). Kept on the
+    element without its ref, a clock's text with its digits masked; the element's ref). Kept on the
     page (``derived``): a page is compared twice, after one action and before the next."""
     if _KEY not in page.derived:
         page.derived[_KEY] = _render_lines(page)
@@ -101,7 +104,7 @@ def _render_lines(page: DistilledPage) -> list[tuple[str, str, int | None]]:
         if item.kind == "element":
             out.append((full, _REF.sub("", full), item.node.ref))
         else:
-            out.append((full, _DIGITS.sub("0", full), None))
+            out.append((full, _DIGITS.sub("0", full) if _CLOCK.search(full) else full, None))
     return out
 
 

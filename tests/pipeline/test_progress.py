@@ -95,6 +95,16 @@ def test_a_click_that_only_restyles_its_button_as_chosen_is_an_effect():
         "selected=true>Odd</button>; nothing else changed.")
 
 
+def test_a_number_the_click_drew_is_an_effect_while_the_clock_ticking_is_not():
+    # MiniWoB++ generate-number: each click of Generate draws a new number
+    drawn = '<button id="generate">Generate</button><p>{}</p>'
+    before = distill(live_page(extra=drawn.format(9)))
+    after = distill(live_page(extra=drawn.format(3), clock=57))
+    click = make_call("click", index=ref_of(before, "generate"))
+    assert effect_line(PreviousStep(before, click), after) == (
+        "Last action's effect: 1 new: 3; 1 gone.")
+
+
 def test_new_elements_are_listed_with_their_refs_and_the_line_stays_short():
     buttons = "".join(f"<button>Option number {i} of the long list</button>" for i in range(12))
     before = distill(live_page())
