@@ -6,7 +6,7 @@ found in the smallest ancestor holding other text, climbing a few levels and nev
 with many elements or nodes (a grid is not a card): the heading of the element's section when it
 lies inside that container, and the nearest text before the element (else after it). Texts that
 repeat on the page (tags, "Qty") are never used: they identify nothing. A button's label names
-what the button does: it tells apart the text box it acts on (the box beside "Search"), but is
+what the button does: it tells apart the text field it acts on (the box beside "Search"), but is
 no name for anything else in its card (a form's lone "Submit" does not name the list beside it),
 and the climb stops there: the card is found, it just has no name. A container that holds
 another element with the same label is a list of cards: only the texts between the element and
@@ -23,6 +23,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from pipeline.distill.attributes import is_text_field
 from pipeline.distill.model import DistilledPage, DNode
 from pipeline.render.elements import collapse, trim_text
 
@@ -35,7 +36,6 @@ _CLIMB = 4  # ancestors tried
 _CARD_REFS = 6  # a container with more elements than this is a list, not a card
 _CARD_NODES = 120  # and one with more nodes is too big to read
 _ACTION_ROLES = frozenset({"button"})  # their labels say what they do, not what the card is
-_TEXT_ROLES = frozenset({"textbox", "searchbox"})  # the fields an action's label can describe
 
 
 @dataclass(slots=True)
@@ -117,7 +117,7 @@ def _texts_around(page: DistilledPage, container: DNode, entry: Entry, counts: C
     repeated_before: list[str] = []
     repeated_after: list[str] = []
     nodes = page.state.nodes
-    skip_actions = nodes[entry.dnode.node_id].role not in _TEXT_ROLES
+    skip_actions = not is_text_field(nodes[entry.dnode.node_id])
     passed, refs, seen = False, 0, 0
     skip = {entry.label}
     stack = [container]
