@@ -116,6 +116,7 @@ class EvalConfig:
     max_steps: int = 10  # actions per live episode
     max_idle_steps: int = 3  # a live episode stops after this many steps in a row without action
     max_invalid_replies: int = 3  # unusable replies in a row that end the step and the episode
+    refuse_futile_repeats: bool = False  # refuse an action again that changed nothing (live)
     progress: bool = True
     generation: GenerationConfig = field(default_factory=GenerationConfig)
     oracle: OracleConfig = field(default_factory=lambda: OracleConfig(policy="canonical"))
@@ -145,7 +146,8 @@ class EvalConfig:
                             max_invalid_replies=self.max_invalid_replies)
         if not episode:
             return limits
-        return replace(limits, max_steps=self.max_steps, max_idle_steps=self.max_idle_steps)
+        return replace(limits, max_steps=self.max_steps, max_idle_steps=self.max_idle_steps,
+                       refuse_futile_repeats=self.refuse_futile_repeats)
 
     def validate(self) -> list[str]:
         problems = []

@@ -13,10 +13,15 @@ message saying what is wrong and counts against ``max_tool_calls``, like a query
 up its calls without an accepted action ends with stop ``max_tool_calls``; one in which the
 policy repeats an action the page already refused in that step ends with stop
 ``repeated_refusal`` (at the second refusal: a policy going round in circles would spend its
-remaining calls repeating itself, as browser-use stops at ``max_failures``); one whose last
-``max_invalid_replies`` replies in a row held no usable call ends with stop ``invalid_replies``
-(a policy that cannot write the call format -- an untuned base model -- would only spend the
-rest of its calls writing more of the same; browser-use's ``max_failures`` plays this part).
+remaining calls repeating itself, as browser-use stops at ``max_failures``). With
+``limits.refuse_futile_repeats`` an action that changed nothing on the page is refused like
+that too when the policy proposes it again before the page changes (it is not run: a second
+time would change nothing either; browser-use's loop detection nudges its model the same way).
+One
+whose last ``max_invalid_replies`` replies in a row held no usable call ends with stop
+``invalid_replies`` (a policy that cannot write the call format -- an untuned base model --
+would only spend the rest of its calls writing more of the same; browser-use's
+``max_failures`` plays this part).
 Model output never raises; a policy that raises ends the step with ``policy_error``.
 
 ``play_episode`` runs steps on an ``Environment`` (the live MiniWoB++ harness, BrowserGym, the
@@ -40,11 +45,13 @@ from pipeline.agent.conversation import tool_message
 from pipeline.agent.execute import ToolResult, run_query
 from pipeline.agent.modes import Mode
 from pipeline.agent.policy import Policy, Situation, Turn
-from pipeline.agent.progress import PreviousStep
+from pipeline.agent.progress import PreviousStep, changed_nothing
 from pipeline.distill.model import DistilledPage
 from pipeline.tools import ToolCall, ToolError
 
 ActionRunner = Callable[[ToolCall, DistilledPage], Awaitable[ToolResult]]
+FUTILE = ("Error: this is the action of the step before, which changed nothing on the page; "
+          "doing it again will not help. Choose another element or action.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +61,7 @@ class StepLimits:
     max_steps: int = 10  # steps per episode
     max_idle_steps: int = 3  # an episode stops after this many steps in a row without an action
     max_invalid_replies: int = 3  # unusable replies in a row that end the step and the episode
+    refuse_futile_repeats: bool = False  # refuse the previous action again when it did nothing
 
 
 @dataclass(slots=True)
@@ -68,6 +76,7 @@ class StepOutcome:
     seconds: float = 0.0
     error: BaseException | None = None  # what the policy raised (stop "policy_error: ...")
     refused_calls: list[ToolCall] = field(default_factory=list)  # refused actions in this step
+    futile: ToolCall | None = None  # the step before's action, which changed nothing (refused)
 
     @property
     def prompt_tokens(self) -> int:
@@ -135,6 +144,13 @@ async def _take(turn: Turn, situation: Situation, act: ActionRunner, limits: Ste
         result = run_query(call, situation.page)
         out.queries += 1
         out.messages.append(tool_message(call.name, result.text))
+        return None
+    if call == out.futile and limits.feedback_errors:
+        out.rejected += 1
+        out.messages.append(tool_message(call.name, FUTILE))
+        if call in out.refused_calls:
+            return "repeated_refusal"
+        out.refused_calls.append(call)
         return None
     result = await act(call, situation.page)
     if result.ok or not limits.feedback_errors:
@@ -211,12 +227,19 @@ async def play_episode(policy: Policy, env: Environment, task: str, mode: Mode,
     started = time.perf_counter()
     record = record if record is not None else EpisodeRecord(task, mode)
     previous: PreviousStep | None = None
+    futile: ToolCall | None = None  # an action that changed nothing, until the page changes
     idle = 0
     for _ in range(limits.max_steps):
         page = await env.observe()
         messages = opening(task, record.history, page, mode, previous)
         situation = Situation(task, list(record.history), mode, messages, page, gold)
         record.current = StepOutcome(messages, "max_tool_calls")
+        if limits.refuse_futile_repeats and previous is not None:
+            if previous.action is not None:  # what the last action did
+                futile = previous.action if changed_nothing(previous, page) else None
+            elif futile is not None and not changed_nothing(previous, page):
+                futile = None  # the page moved on its own since
+            record.current.futile = futile
         outcome = await play_step(policy, situation, env.act, limits, record.current)
         record.current = None
         record.steps.append(outcome)

@@ -69,9 +69,9 @@ def effect_line(previous: PreviousStep | None, page: DistilledPage) -> str:
     if (before.state.url, before.state.title) != (after.state.url, after.state.title):
         title = trim_text(after.state.title or after.state.url, LISTED_CHARS)
         return f'{HEAD}a new page loaded: "{title}".'
-    lines_before, lines_after = _lines(before), _lines(after)
-    if Counter(b for _, b, _ in lines_before) == Counter(b for _, b, _ in lines_after):
+    if changed_nothing(previous, page):
         return f"{HEAD}that {_VERB[action.name]} changed nothing on the page."
+    lines_before, lines_after = _lines(before), _lines(after)
     parts: list[str] = []
     target = _target_after(action, before, after)
     if target is not None:  # the element acted on first, then the rest of the page
@@ -85,6 +85,14 @@ def effect_line(previous: PreviousStep | None, page: DistilledPage) -> str:
         lines_after = [line for line in lines_after if line[2] != target]
     parts.append(_changes(lines_before, lines_after))
     return HEAD + "; ".join(parts) + "."
+
+
+def changed_nothing(previous: PreviousStep, page: DistilledPage) -> bool:
+    """Whether ``page`` shows what ``previous.page`` showed (same URL, title and lines)."""
+    before = previous.page
+    if (before.state.url, before.state.title) != (page.state.url, page.state.title):
+        return False
+    return Counter(b for _, b, _ in _lines(before)) == Counter(b for _, b, _ in _lines(page))
 
 
 def _lines(page: DistilledPage) -> list[tuple[str, str, int | None]]:

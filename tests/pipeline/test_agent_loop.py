@@ -5,6 +5,7 @@ without feedback), the call limit holds, and nothing a policy does raises."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from pipeline.agent.conversation import opening
 from pipeline.agent.execute import execute_offline
 from pipeline.agent.history import history_line
-from pipeline.agent.loop import EpisodeRecord, StepLimits, play_episode, play_step
+from pipeline.agent.loop import FUTILE, EpisodeRecord, StepLimits, play_episode, play_step
 from pipeline.agent.policy import Situation, Turn, turn_from_text
 from pipeline.distill import distill
 from pipeline.html.source import page_from_file
@@ -153,6 +154,24 @@ def test_an_episode_stops_at_done_or_at_max_steps(page):
                                     FakeEnv(page, 99), "Sum", "full", StepLimits(max_steps=4),
                                     history_line, opening))
     assert busy.stop == "max_steps" and len(busy.steps) == 4
+
+
+def test_an_action_that_changed_nothing_is_refused_until_the_page_changes(page):
+    ref = next(iter(page.refs))
+    click = f'<bu_click>{{"index": {ref}}}<bu_end>'
+    limits = StepLimits(max_steps=6, refuse_futile_repeats=True)
+    looping = asyncio.run(play_episode(Scripted(click), FakeEnv(page, 99), "Sum", "full", limits,
+                                       history_line, opening))
+    # the click runs once; every later proposal of it is refused without running it
+    assert looping.stop == "idle" and len(looping.steps) == 4
+    assert [s.stop for s in looping.steps] == ["action"] + ["repeated_refusal"] * 3
+    assert looping.steps[1].messages[-1]["content"] == FUTILE
+    other = next(r for r in page.refs if r != ref)
+    moved_on = asyncio.run(play_episode(
+        Scripted(click, click, f'<bu_click>{{"index": {other}}}<bu_end>'), FakeEnv(page, 99),
+        "Sum", "full", replace(limits, max_steps=2), history_line, opening))
+    assert [s.stop for s in moved_on.steps] == ["action", "action"]  # refused, then another
+    assert moved_on.steps[1].action == make_call("click", index=other)
 
 
 def test_unusable_replies_in_a_row_end_the_step_and_the_episode(page):
