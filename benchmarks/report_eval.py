@@ -6,7 +6,9 @@ agent-step token costs, and the issue's targets, from the results the eval scrip
 Inputs: ``eval_miniwob`` / ``eval_mind2web_miniwob`` / ``eval_browsergym`` /
 ``eval_browsergym_oracle`` (a later round of the oracle alone, after fixes the first round
 showed) / ``eval_browsergym_calls`` (round 1 of a checkpoint trained on calls without
-rationales; all written by ``benchmarks/eval_benchmark.py``) and ``agent``
+rationales) / ``eval_browsergym_engine`` (round 1 of a student trained and played with the
+engine fixes its failures showed, futile repeats refused; all written by
+``benchmarks/eval_benchmark.py``) and ``agent``
 (``benchmarks/agent_benchmark.py``).
 """
 
@@ -18,7 +20,8 @@ from common import markdown_table
 from targets import Target
 
 EVAL_RESULTS = ("eval_miniwob", "eval_mind2web_miniwob", "eval_browsergym",
-                "eval_browsergym_oracle", "eval_browsergym_calls", "agent", "throughput_cache")
+                "eval_browsergym_oracle", "eval_browsergym_calls", "eval_browsergym_engine",
+                "agent", "throughput_cache")
 MISSING = "_`benchmarks/results/{name}.json` is missing: that benchmark has not run._"
 LIVE = (("success_rate", "success %"), ("valid_call_rate", "valid calls %"),
         ("steps_per_episode", "steps"), ("tool_calls_per_step", "queries/step"),
@@ -173,4 +176,7 @@ def eval_sections(results: dict[str, dict[str, Any] | None]) -> list[str]:
     out += eval_section("BrowserGym MiniWoB benchmark: a checkpoint that answers in calls alone "
                         "(no rationale)", results.get("eval_browsergym_calls"),
                         "eval_browsergym_calls")
+    out += eval_section("BrowserGym MiniWoB benchmark: the engine fixes read from the student's "
+                        "failures, futile repeats refused", results.get("eval_browsergym_engine"),
+                        "eval_browsergym_engine")
     return out + agent_section(results.get("agent"))

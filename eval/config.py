@@ -116,7 +116,7 @@ class EvalConfig:
     max_steps: int = 10  # actions per live episode
     max_idle_steps: int = 3  # a live episode stops after this many steps in a row without action
     max_invalid_replies: int = 3  # unusable replies in a row that end the step and the episode
-    refuse_futile_repeats: bool = False  # refuse an action again that changed nothing (live)
+    refuse_futile_repeats: bool = True  # refuse an action again that changed nothing (live)
     progress: bool = True
     generation: GenerationConfig = field(default_factory=GenerationConfig)
     oracle: OracleConfig = field(default_factory=lambda: OracleConfig(policy="canonical"))
