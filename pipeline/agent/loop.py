@@ -17,8 +17,7 @@ remaining calls repeating itself, as browser-use stops at ``max_failures``). Wit
 ``limits.refuse_futile_repeats`` an action that changed nothing on the page is refused like
 that too when the policy proposes it again before the page changes (it is not run: a second
 time would change nothing either; browser-use's loop detection nudges its model the same way).
-One
-whose last ``max_invalid_replies`` replies in a row held no usable call ends with stop
+One whose last ``max_invalid_replies`` replies in a row held no usable call ends with stop
 ``invalid_replies`` (a policy that cannot write the call format -- an untuned base model --
 would only spend the rest of its calls writing more of the same; browser-use's
 ``max_failures`` plays this part).

@@ -43,10 +43,10 @@ _CHECKABLE_INPUTS = frozenset({"checkbox", "radio"})
 _NOT_TEXT_INPUTS = frozenset({"checkbox", "radio", "submit", "button", "reset", "image", "range",
                               "file", "hidden", "color"})
 _CLASS_HINT_NAMES = 3
+_CLASS_HINT_CHARS = 40
 _CHOSEN_CLASS_WORDS = frozenset({"selected", "active", "current", "checked", "pressed", "chosen"})
 _CLASS_WORD = re.compile(r"[a-z]+")
 _SELECTION_STATES = ("checked", "pressed", "selected", "aria-checked", "aria-pressed")
-_CLASS_HINT_CHARS = 40
 # Shown attributes that say what kind of element it is or what state it is in, not which one.
 _UNNAMING = frozenset({
     "role", "type", "checked", "expanded", "pressed", "selected", "disabled", "required",
