@@ -66,7 +66,7 @@ from typing import Any
 import torch
 
 from pipeline.model.kv_cache import RoomyCache
-from pipeline.model.llama_forward import llama_forward
+from pipeline.model.llama_forward import autocast_dtype, llama_forward
 from pipeline.model.lookup import LOOKUP_TOKENS, draft
 from pipeline.model.prefix_cache import Layers, PrefixCache
 
@@ -369,10 +369,7 @@ def _positions(kept: list[int], device: torch.device) -> torch.Tensor:
 def _stored_dtype(device: torch.device) -> torch.dtype | None:
     """The dtype a batch keeps keys and values in: bf16 under bf16 autocast (see
     ``pipeline.model.kv_cache``), else as the model gives them."""
-    if torch.is_autocast_enabled(device.type) \
-            and torch.get_autocast_dtype(device.type) == torch.bfloat16:
-        return torch.bfloat16
-    return None
+    return torch.bfloat16 if autocast_dtype(device) == torch.bfloat16 else None
 
 
 def _layers(past: Any) -> Layers:

@@ -65,7 +65,7 @@ class LlamaForward:
         batch, length = input_ids.shape
         hidden = inner.embed_tokens(input_ids)
         cos, sin = self._rotary(position_ids, hidden.dtype)
-        compute = _autocast_dtype(input_ids.device) or hidden.dtype
+        compute = autocast_dtype(input_ids.device) or hidden.dtype
         allowed = _additive(self._mask(attention_mask, cache.get_seq_length(), batch, length,
                                        input_ids.device), compute)
         for index, layer in enumerate(self.layers):
@@ -135,7 +135,7 @@ class LlamaForward:
         return attention_mask[:, None, None, :width].bool() & causal[None, None]
 
 
-def _autocast_dtype(device: torch.device) -> torch.dtype | None:
+def autocast_dtype(device: torch.device) -> torch.dtype | None:
     """The dtype autocast computes linear layers and attention in on ``device``, if it is on."""
     if torch.is_autocast_enabled(device.type):
         return torch.get_autocast_dtype(device.type)
@@ -146,9 +146,7 @@ def _additive(allowed: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
     """A boolean attention mask as the additive one attention turns it into (0 where allowed,
     -inf elsewhere), in the dtype attention computes in: made once per forward rather than by
     every layer's attention call, with the same values."""
-    zero = torch.zeros((), dtype=dtype, device=allowed.device)
-    return torch.where(allowed, zero, torch.tensor(float("-inf"), dtype=dtype,
-                                                   device=allowed.device))
+    return allowed.new_zeros(allowed.shape, dtype=dtype).masked_fill_(~allowed, float("-inf"))
 
 
 def _rotate_half(x: torch.Tensor) -> torch.Tensor:
