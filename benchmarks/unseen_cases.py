@@ -13,10 +13,14 @@ Variants of one recorded action (the same page, the same target):
 - ``cleaned``: the action's ``cleaned_html`` (no layout, no ``href``, no ``is_clickable``), the
   form SeeAct and several public derivatives ship.
 
-A step counts as covered when a positive (or its ancestor within the verifier's levels) has a ref;
-its rank is where ``query_for_step`` (the task's clause at the step's position, nothing else) puts
-that ref. The baseline ranks *every* element of the page by how many of the task's words its text
-and attributes hold (fewest words first on ties, then document order), with no distilling at all.
+A step counts as covered when a positive (or an element around or inside it, within the
+verifier's levels, whose text is the positive's own: a span's link, a checkbox's label, a menu
+item's inner element) has a ref; its rank is where
+``query_for_step`` (the task's clause at the step's position, nothing else) puts that ref. The
+baseline ranks *every* element of the page by how many of the task's words its text and
+attributes hold (fewest words first on ties, then document order), with no distilling at all,
+and is credited by the same rule: a container that says more than the target (the menu around
+the item, the task area around the printed task and the target) is not the target.
 
 Families (MiniWoB++ task names) whose SHA-1 is 0 mod 4 are never looked at while tuning the
 engine (``held_out``; the rule was fixed before the first measurement), the families recorded
@@ -44,8 +48,9 @@ if str(REPO) not in sys.path:  # run as a script: make `pipeline` importable
 from unseen_policies import EXTRA_POLICIES
 
 from datagen.mind2web import read_tasks
-from datagen.verify.execution_stage import ANCESTOR_LEVELS, positive_refs
+from datagen.verify.execution_stage import ANCESTOR_LEVELS
 from pipeline.distill import distill
+from pipeline.distill.model import DistilledPage
 from pipeline.html.source import page_from_html
 from pipeline.page_state import PageState
 from pipeline.query import query_elements
@@ -156,7 +161,7 @@ def measure(case: Case, variant: str) -> dict:
     """One row: coverage, the engine's rank, the overlap baseline's rank, refs and page chars."""
     state = source_of(case, variant)
     page = distill(state)
-    targets = positive_refs(page, case.positives)
+    targets = target_refs(page, case.positives)
     plan = query_for_step(case.task, [""] * case.position)
     result = query_elements(page, **plan.arguments)
     rank = next((i for i, ref in enumerate(result.refs, 1) if ref in targets), None)
@@ -169,15 +174,18 @@ def measure(case: Case, variant: str) -> dict:
     }
 
 
+def target_refs(page: DistilledPage, positives: list[int]) -> set[int]:
+    """The refs that stand for a target: on the target itself or on an element around or inside
+    it that says nothing else (``_credited_nodes``) -- never the list or menu that holds the
+    target item among others."""
+    credited = _credited_nodes(page.state, positives)
+    return {ref for ref, dnode in page.refs.items() if dnode.node_id in credited}
+
+
 def overlap_rank(state: PageState, task: str, positives: list[int]) -> int | None:
     """Rank of the first target among all elements ordered by shared task words."""
     wanted = {w for w in words(task) if w not in STOP_WORDS}
-    by_backend = state.by_backend_id()
-    hits: set[int] = set()
-    for backend_id in positives:
-        node_id = by_backend.get(backend_id)
-        if node_id is not None:
-            hits.update([node_id, *state.ancestors(node_id)][: ANCESTOR_LEVELS + 1])
+    hits = _credited_nodes(state, positives)
     scored = []
     for node in state.nodes:
         if not node.is_element or node.tag in _SKIP_TAGS:
@@ -189,6 +197,40 @@ def overlap_rank(state: PageState, task: str, positives: list[int]) -> int | Non
             scored.append((-shared, len(own), node.id))
     scored.sort()
     return next((i for i, (_, _, nid) in enumerate(scored, 1) if nid in hits), None)
+
+
+def _credited_nodes(state: PageState, positives: list[int]) -> set[int]:
+    """The nodes a pick may land on and still count as the target, for the engine and the
+    baseline alike: each positive, its ancestors and its descendants within the verifier's levels
+    whose text is the positive's own (a span's link, a checkbox's label, the menu item's inner
+    element). An ancestor that says more -- a list around its item, the task's area holding the
+    printed task and so every one of its words -- is not the target."""
+    by_backend = state.by_backend_id()
+    credited: set[int] = set()
+    for backend_id in positives:
+        node_id = by_backend.get(backend_id)
+        if node_id is None:
+            continue
+        own = said = state.text_content(node_id)
+        for ancestor in [node_id, *state.ancestors(node_id)][: ANCESTOR_LEVELS + 1]:
+            text = state.text_content(ancestor)
+            if own and text != own:
+                break
+            own = own or text
+            credited.add(ancestor)
+        credited.update(_saying_the_same(state, node_id, said))
+    return credited
+
+
+def _saying_the_same(state: PageState, node_id: int, own: str) -> list[int]:
+    """The element descendants of ``node_id`` within the verifier's levels whose text is
+    ``own``."""
+    found, level = [], [node_id]
+    for _ in range(ANCESTOR_LEVELS):
+        level = [c for n in level for c in state.nodes[n].children
+                 if state.nodes[c].is_element and state.text_content(c) == own]
+        found += level
+    return found
 
 
 def load_rows(path: str | Path) -> list[dict]:

@@ -11,7 +11,8 @@ the two apart (not a live capture, and no element marked clickable). Only then d
   and widget-library hooks (``data-toggle``, ``data-action``, jQuery UI's ``data-handler``);
 - words of the class and id that name something one clicks (``btn``, ``link``, ``item``, ``tab``,
   ``header``, ``toggle``, ``menu``, ``close``, ``star``, ``reply``, ``trash``, ``picker``, ...),
-  matched as words of the name (``email-reply``, ``navLink``, ``alink``, ``ui-accordion-header``)
+  matched as words of the name (``email-reply``, ``navLink``, ``alink``, ``ui-accordion-header``;
+  ``header`` alone does not make a heading a control: ``<h2 id=header-book>`` is a page's title)
   and ignored when one word sits on so many elements of the page that it is a wrapper's or a
   list row's name -- except on an element set inside running text (text beside it in its
   parent: every linked word of a paragraph), where the class marks that word;
@@ -25,6 +26,8 @@ the two apart (not a live capture, and no element marked clickable). Only then d
 - an empty element painted with a background of its own, apart from the one around it, and of a
   swatch's size where its box or its style's size is known (a colour swatch, a button drawn in
   CSS; not a rule, nor a panel or an overlay);
+- a list item with text of its own inside a list the class words name as a control (a
+  dropdown's ``selectric-items``, a ``dropdown-menu``): the items, not the list, are picked;
 - in cleaned_html, an element kept with neither text nor children: the cleaner drops such nodes
   unless they are candidates, so it is an icon or a control.
 
@@ -67,6 +70,7 @@ WIDGET_ATTRS = ("aria-expanded", "aria-haspopup", "aria-pressed", "aria-controls
                 "data-toggle", "data-bs-toggle", "data-action", "data-handler")
 SVG_SHAPES = frozenset({"circle", "rect", "ellipse", "polygon", "polyline", "path", "line",
                         "text", "tspan", "use", "image", "g"})  # a marked <g>: a clickable group
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _COMMAND_TAGS = frozenset({"span", "div", "li", "td", "i", "b", "em", "strong", "font", "p"})
 _EMPTY_IS_CANDIDATE = frozenset({"span", "div", "i", "svg", "img", "li", "td", "a", "em", "b"})
 FLOOD_SHARE = 0.25  # a class word on more than this share of the elements names a wrapper
@@ -78,6 +82,7 @@ _UNPAINTED = frozenset({"", "transparent", "none", "inherit", "initial", "unset"
                         "rgba(0,0,0,0)"})
 FALLBACK_MAX_TEXT = 80
 COLOURED_MAX_TEXT = 40  # a command text or a coloured word is short
+LIST_LEVELS = 3  # a list item and the element naming its list: li, ul, a scroller, the widget
 _SPLIT = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])")
 
 
@@ -137,7 +142,11 @@ def markup_clickable(node: Node, state: PageState, cues: MarkupCues) -> bool:
     if marked_svg_part(node) and _in_svg(node, state):
         return True
     words = [w for w in _class_words(node) if w is not None]
+    if tag in _HEADINGS:  # a heading called "header" is the page's or a card's, not a control
+        words = [w for w in words if w != "header"]
     if words and (any(w not in cues.flooded for w in words) or _in_running_text(node, state)):
+        return True
+    if tag == "li" and own_text(node, state) and _in_marked_list(node, state, cues):
         return True
     if cues.cleaned and not node.children and tag in _EMPTY_IS_CANDIDATE:
         return True
@@ -151,6 +160,16 @@ def markup_clickable(node: Node, state: PageState, cues: MarkupCues) -> bool:
     said = " ".join(text.lower().split()).strip(" .!")
     return (said in COMMAND_TEXTS or said in GLYPH_TEXTS
             or _painted_apart(node, state, "color", around_unknown=False))
+
+
+def _in_marked_list(node: Node, state: PageState, cues: MarkupCues) -> bool:
+    """A list item inside a list that the markup names as a control (``selectric-items``,
+    ``dropdown-menu``, ``options``) within ``LIST_LEVELS``: the items are what one picks."""
+    for ancestor in state.ancestors(node.id)[:LIST_LEVELS]:
+        words = [w for w in _class_words(state.nodes[ancestor]) if w is not None]
+        if any(w not in cues.flooded for w in words):
+            return True
+    return False
 
 
 def _in_running_text(node: Node, state: PageState) -> bool:

@@ -43,6 +43,7 @@ class Criteria:
     max_results: int = 20
     shown: list[str] = field(default_factory=list)  # every criterion as it reads in messages
     prefer: Constraint | None = None  # a role that adds PREFER_BONUS instead of filtering
+    pending: bool = False  # elements the page shows as done (filled, checked) rank lower
 
     @property
     def scored(self) -> bool:
@@ -67,6 +68,7 @@ def parse_criteria(index: PageIndex, args: dict[str, Any]) -> Criteria | str:
     if prefer:
         out.prefer = Constraint("prefer_role", f"preferring role={prefer}", role_test(prefer))
         out.shown.append(out.prefer.shown)
+    out.pending = bool(args.get("prefer_pending"))
     role = _string(args.get("role"))
     if role:
         out.constraints.append(Constraint("role", f"role={role}", role_test(role)))

@@ -7,7 +7,10 @@
 
 Role, attributes, landmark and heading are hard constraints; ``prefer_role`` (not a tool argument:
 the instruction planner's) is a soft one, adding ``PREFER_BONUS`` to the elements of that role and
-listing them even when no word matches; ``text``, ``name`` (matched against
+listing them even when no word matches; ``prefer_pending`` (the planner's too, once a step has been
+taken) scales by ``DONE_SHARE`` the score of an element the page shows as already acted on -- a
+filled text field, a checked box, a selected item -- so the next field outranks the one just
+filled; ``text``, ``name`` (matched against
 the visible text and accessible name only) and ``keyword_weights`` score the elements that pass
 (see ``scoring``), and an element none of them matches is left out — unless everything that
 passes the hard constraints fits in ``max_results`` (a small page, or a narrow filter): then the
@@ -28,7 +31,7 @@ from rapidfuzz import fuzz, process
 
 from pipeline.distill.model import DistilledPage
 from pipeline.query.criteria import Criteria, parse_criteria
-from pipeline.query.filters import landmark_spec
+from pipeline.query.filters import acted_on, landmark_spec
 from pipeline.query.format import result_line
 from pipeline.query.index import Entry, PageIndex, index_for
 from pipeline.query.scoring import entry_score
@@ -37,6 +40,7 @@ _NAME_TIERS = (1, 2)
 NEAREST = 5  # elements listed by spelling when a query on a large page matched nothing
 NEAREST_CUTOFF = 50.0
 PREFER_BONUS = 0.6  # what ``prefer_role`` adds: less than an exact match of an accessible name
+DONE_SHARE = 0.25  # what ``prefer_pending`` leaves of a done element's score
 
 
 @dataclass(slots=True)
@@ -74,13 +78,14 @@ def query_elements(
     keyword_weights: dict[str, float] | None = None,
     max_results: int = 20,
     prefer_role: str | None = None,
+    prefer_pending: bool = False,
 ) -> QueryResult:
     index = index_for(page)
     args = {
         "text": text, "role": role, "name": name, "attributes": attributes,
         "within_landmark": within_landmark, "near_heading": near_heading,
         "keyword_weights": keyword_weights, "max_results": max_results,
-        "prefer_role": prefer_role,
+        "prefer_role": prefer_role, "prefer_pending": prefer_pending,
     }  # fmt: skip
     criteria = parse_criteria(index, args)
     if isinstance(criteria, str):
@@ -162,6 +167,8 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
             if prefer is not None and prefer.allows(entry):
                 hit = hit or Hit(ref, 0.0, "role", "role")
                 hit.score = round(hit.score + PREFER_BONUS, 4)
+            if hit is not None and criteria.pending and acted_on(entry):
+                hit.score = round(hit.score * DONE_SHARE, 4)
             if hit is not None:
                 hits.append(hit)
     if queries or prefer is not None:

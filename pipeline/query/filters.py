@@ -41,6 +41,8 @@ _CONTROL_ROLES = frozenset({
     "switch",
 })  # fmt: skip
 _EDITABLE = frozenset({"", "true", "plaintext-only"})
+_DONE_STATES = ("checked", "selected", "pressed")  # as the distilled attributes show them
+_TYPED_ROLES = frozenset({"textbox", "searchbox", "combobox"})
 _KIND_ALIASES = {"sidebar": "complementary", "section": "region", "navbar": "navigation"}
 _LANDMARK_SPEC = re.compile(r'^\s*([A-Za-z_*-]+)?\s*(?::|\s)?\s*["\']?(.*?)["\']?\s*$')
 
@@ -51,6 +53,16 @@ def _editable(entry: Entry) -> bool:
 
 def _input_is(entry: Entry, types: frozenset[str]) -> bool:
     return entry.dnode.tag == "input" and input_type(entry.node.attributes) in types
+
+
+def acted_on(entry: Entry) -> bool:
+    """The page shows the element as already acted on: checked, selected or pressed, or a text
+    field (or a combobox one types into) holding a value -- not a number field, where a new
+    guess replaces the last one."""
+    attrs = entry.dnode.attrs
+    if any(attrs.get(key) == "true" for key in _DONE_STATES):
+        return True
+    return bool(attrs.get("value")) and entry.node.role in _TYPED_ROLES
 
 
 def _role_in(*roles: str) -> Callable[[Entry], bool]:

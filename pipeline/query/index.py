@@ -121,7 +121,7 @@ def build_index(page: DistilledPage) -> PageIndex:
     postings: dict[str, set[int]] = {}
     labels = {ref: entry.label for ref, entry in entries.items()}
     for entry in entries.values():
-        if is_generic(entry, counts):
+        if is_generic(entry, counts) and not _holds_refs(entry.dnode):
             entry.context = card_context(page, entry, parents, counts, labels)
             if entry.context:
                 entry.fields.append(make_field(2, "context", entry.context))
@@ -140,6 +140,11 @@ def build_index(page: DistilledPage) -> PageIndex:
         ref_by_node=ref_by_node,
         ref_nodes=sorted(ref_by_node),
     )
+
+
+def _holds_refs(dnode: DNode) -> bool:
+    """Other refs inside: a menu or a list whose items are the controls, named by them."""
+    return any(inner.ref is not None for inner in dnode.walk() if inner is not dnode)
 
 
 def _label_counts(entries: dict[int, Entry], parents: dict[int, DNode]) -> Counter:

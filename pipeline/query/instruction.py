@@ -179,6 +179,12 @@ def _mentions(lowered: list[str], options: tuple[str, ...]) -> bool:
 _LEADING_VERBS = frozenset(
     ["find", "use", "focus", "switch", "expand", "forward", "reply", "delete", "mark", "star", "solve", "guess", "navigate", "show", "add", "remove", "save", "open", "close", "book", "buy"]
 )
+_BOTH_WORDS = frozenset({"both", "twice"})
+_EVERY_WORDS = frozenset({"all", "every", "each"})
+_EVERY_ACTIONS = 3  # unknown: a few
+# Verbs that act on what is already filled, ticked or chosen.
+_UNDOING_VERBS = frozenset({"uncheck", "untick", "deselect", "unselect", "clear", "erase",
+                            "empty", "reset", "unmark", "unstar"})
 # Verbs of a clause that may only say what to work out, not what to act on.
 _EXPLORING_VERBS = frozenset({"find", "solve", "navigate", "look", "read", "figure", "scroll"})
 _CLAUSE_SPLIT = re.compile(r",?\s+(?:and\s+)?then\s+|\s+and\s+|;\s*|\.\s+(?=[A-Z])")
@@ -225,12 +231,17 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
     lower weight (the next clause's at half, the rest at a quarter, never above an ordinary
     keyword: a quoted name elsewhere weighs as much as a word here) and the role the operation
     needs is a preference (``prefer_role``), not a filter. Clauses that only say what to work
-    out ("Solve the math problem") take no step of their own while another clause can."""
+    out ("Solve the math problem") take no step of their own while another clause can. What
+    the page shows as done (a filled field, a ticked box, the open tab) ranks lower
+    (``prefer_pending``) unless the task undoes things ("uncheck", "clear")."""
     clauses = task_clauses(task)
-    steps = [i for i, clause in enumerate(clauses) if not _exploratory(clause)] or [0]
+    steps = [i for i, clause in enumerate(clauses) if not _exploratory(clause)
+             for _ in range(_actions_of(clause))] or [0]
     at = steps[min(len(history), len(steps) - 1)]
     single = len(clauses) == 1 and not history
     plan = query_from_instruction(clauses[at], max_results, single=single)
+    if not _UNDOING_VERBS.intersection(words(task)):  # filled or ticked: most likely not next
+        plan.arguments["prefer_pending"] = True
     if single:
         return plan
     weights = plan.arguments.setdefault("keyword_weights", {})
@@ -251,6 +262,15 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
         del plan.arguments["keyword_weights"]
         plan.arguments["text"] = clauses[at]
     return plan
+
+
+def _actions_of(clause: str) -> int:
+    """How many actions a clause likely takes: two for "both" ("into both text fields"), a few
+    for "all"/"every"/"each" ("on all posts by @vel"), else one."""
+    said = set(words(clause))
+    if said & _EVERY_WORDS:
+        return _EVERY_ACTIONS
+    return 2 if said & _BOTH_WORDS else 1
 
 
 def _exploratory(clause: str) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from unseen_benchmark import summarise, targets
 from unseen_cases import (
     NEW_FAMILIES,
@@ -12,7 +14,10 @@ from unseen_cases import (
     overlap_rank,
     part_of,
     source_of,
+    target_refs,
 )
+
+from pipeline.distill import distill
 
 RAW = (
     '<html backend_node_id="1" bounding_box_rect="0,0,800,600">'
@@ -72,3 +77,22 @@ def test_the_new_part_is_what_unseen_policies_records_and_breadth_is_the_rest():
     read = [family for family in breadth if part_of(family) == "breadth-read"]
     assert 0.4 < len(read) / len(breadth) < 0.6  # half read in the third round, half never
     assert not set(breadth) & (TUNING_POOL | NEW_FAMILIES)
+
+
+def test_a_container_that_says_more_than_the_target_is_not_the_target():
+    raw = ('<html backend_node_id="1"><body backend_node_id="2">'
+           '<div backend_node_id="3"><text backend_node_id="4">Click on Zoom In.</text></div>'
+           '<ul backend_node_id="5" class="menu"><li backend_node_id="6">'
+           '<div backend_node_id="7" class="item"><text backend_node_id="8">Save</text></div></li>'
+           '<li backend_node_id="9"><div backend_node_id="10" class="item">'
+           '<text backend_node_id="11">Zoom In</text></div></li></ul></body></html>')
+    raw = re.sub(r'backend_node_id="(\d+)"',  # each element a 20-px row of its own
+                 lambda m: f'{m.group(0)} bounding_box_rect="0,{20 * int(m.group(1))},200,20"', raw)
+    zoom = Case("t:a0", "click-menu-2", "Click on Zoom In.", 0, "CLICK", raw, "", [9])
+    state = source_of(zoom, "stripped")
+    page = distill(state)
+    backend_of = {node: backend for backend, node in state.by_backend_id().items()}
+    assert {backend_of[page.refs[ref].node_id] for ref in target_refs(page, [9])} == {10}
+    # the item's inner element says only "Zoom In"; the menu around it says more
+    assert {backend_of[page.refs[ref].node_id] for ref in target_refs(page, [6])} == {7}
+    assert overlap_rank(state, zoom.task, [9]) == 2  # the printed task first, then the item

@@ -205,3 +205,27 @@ def test_a_control_drawn_as_one_glyph_gets_a_ref_and_words_around_it_do_not():
             '<p>Pick one <span>option</span> below</p><span class="ql-picker-label"></span>'
             '<span>×</span></body>')
     assert ref_attributes(html, "class") == ["knob", "ql-picker-label", None]
+
+
+def test_the_items_of_a_list_named_as_a_control_get_the_refs_not_the_list():
+    html = ('<body><div class="selectric-items"><div class="selectric-scroll"><ul>'
+            '<li data-index="0">5ft 9in</li><li data-index="1">6 ft</li></ul></div></div>'
+            '<ul class="facts"><li>plain row</li></ul></body>')
+    assert ref_texts(html) == ["5ft 9in", "6 ft"]
+
+
+def test_a_heading_named_header_is_a_title_but_an_accordion_header_is_a_control():
+    html = ('<body><h2 id="header-book">Book Your Flight</h2>'
+            '<h3 class="ui-accordion-header">Section 1</h3><div>Body text</div></body>')
+    assert ref_texts(html) == ["Section 1"]
+
+
+def test_a_menu_is_named_by_its_items_not_by_the_text_before_it():
+    html = ('<body><div id="query">Select Pandora>Natalee</div>'
+            '<ul id="menu" role="menu" tabindex="0"><li><div role="menuitem">Grete</div></li><li><div role="menuitem">Pandora</div></li>'
+            '</ul></body>')
+    dp = distill(page_from_html(html))
+    assert [d.tag for d in dp.refs.values()] == ["ul", "div", "div"]  # the menu keeps a ref
+    plan = query_for_step("Select Pandora>Natalee", [])
+    top = query_elements(dp, **plan.arguments).refs[0]
+    assert dp.state.text_content(dp.node_of(top)) == "Pandora"

@@ -7,7 +7,7 @@ import pytest
 from pipeline.distill import distill
 from pipeline.html.source import page_from_file, page_from_html
 from pipeline.query import query_elements
-from pipeline.query.instruction import query_from_instruction
+from pipeline.query.instruction import query_for_step, query_from_instruction
 from pipeline.report.page_set import FIXTURE_DIR
 
 
@@ -174,3 +174,31 @@ def test_separators_inside_quotes_never_split_the_task():
     task = 'Find the email by Kim and reply to them with the text "Leo. Tempus, then turpis.".'
     assert task_clauses(task) == [
         "Find the email by Kim", 'reply to them with the text "Leo. Tempus, then turpis."']
+
+
+def test_what_the_page_shows_as_done_ranks_below_what_is_still_to_do():
+    html = ('<body><label>Password <input type="password" id="p1" value="IEBQ"></label>'
+            '<label>Verify password <input type="password" id="p2"></label>'
+            '<button>Submit</button></body>')
+    page = distill(page_from_html(html))
+    task = 'Enter the password "IEBQ" into both text fields and press submit.'
+    plan = query_for_step(task, ["type"])
+    assert plan.arguments["prefer_pending"]
+    top = page.state.nodes[page.node_of(query_elements(page, **plan.arguments).refs[0])]
+    assert top.attributes["id"] == "p2"  # the empty field, not the filled one nor Submit
+    assert not query_for_step("Uncheck every box and press Submit", []).arguments.get(
+        "prefer_pending")  # undoing acts on what is done
+
+
+@pytest.mark.parametrize(
+    ("task", "position", "weighs"),
+    [
+        ('Enter the password "x" into both text fields and press submit.', 1, "both"),
+        ('Enter the password "x" into both text fields and press submit.', 2, "submit"),
+        ("Click the Retweet button on all posts by @vel and then click Submit.", 2, "retweet"),
+        ("Click the Retweet button on all posts by @vel and then click Submit.", 3, "submit"),
+    ],
+)
+def test_both_and_all_give_a_clause_more_than_one_action(task, position, weighs):
+    weights = query_for_step(task, [""] * position).arguments["keyword_weights"]
+    assert weights[weighs] == max(weights.values())
