@@ -19,7 +19,8 @@ the two apart (not a live capture, and no element marked clickable). Only then d
 - SVG shapes, texts and groups (``<g>``) with an id, a class or an inline ``cursor: pointer``
   (the parts of a chart, the slices of a pie menu, shapes one drags; the noise pass keeps them
   inside an ``<svg>`` for such sources, ``marked_svg_part``);
-- an element whose whole text is a command ("Submit", "OK", "Cancel", "Next", "Reply", ...) or
+- an element whose whole text is a command ("Submit", "OK", "Cancel", "Next", "Reply", ...),
+  unless it sits inside a sentence (the quoted word of 'Click the "Reply" button'), or
   one glyph a control is drawn with (a dropdown's caret, an arrow, a close cross, a menu's
   bars), or is short and coloured apart from the text around it (where colours are known:
   computed or inline styles);
@@ -158,8 +159,9 @@ def markup_clickable(node: Node, state: PageState, cues: MarkupCues) -> bool:
     if not text or len(text) > COLOURED_MAX_TEXT:
         return False
     said = " ".join(text.lower().split()).strip(" .!")
-    return (said in COMMAND_TEXTS or said in GLYPH_TEXTS
-            or _painted_apart(node, state, "color", around_unknown=False))
+    if said in COMMAND_TEXTS:  # a button drawn as a span stands alone, not inside a sentence
+        return not _in_running_text(node, state)
+    return said in GLYPH_TEXTS or _painted_apart(node, state, "color", around_unknown=False)
 
 
 def _in_marked_list(node: Node, state: PageState, cues: MarkupCues) -> bool:

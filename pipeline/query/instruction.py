@@ -179,6 +179,8 @@ def _mentions(lowered: list[str], options: tuple[str, ...]) -> bool:
 _LEADING_VERBS = frozenset(
     ["find", "use", "focus", "switch", "expand", "forward", "reply", "delete", "mark", "star", "solve", "guess", "navigate", "show", "add", "remove", "save", "open", "close", "book", "buy"]
 )
+# The commands that send a form when the task ends by typing or choosing without naming one.
+_FINISHING_WORDS = ("submit", "send", "search", "go", "ok")
 _BOTH_WORDS = frozenset({"both", "twice"})
 _EVERY_WORDS = frozenset({"all", "every", "each"})
 _EVERY_ACTIONS = 3  # unknown: a few
@@ -258,6 +260,9 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
         for word, weight in other.get("keyword_weights", {}).items():
             if word not in weights and word not in values and (len(word) > 1 or word.isdigit()):
                 weights[word] = round(min(weight * share, _KEYWORD_WEIGHT), 3)
+    if query_from_instruction(clauses[-1], single=False).op != "CLICK":
+        for word in _FINISHING_WORDS:  # typed or chosen last: a form is still to be sent
+            weights.setdefault(word, _FAR_CONTEXT_WEIGHT)
     if not weights:
         del plan.arguments["keyword_weights"]
         plan.arguments["text"] = clauses[at]
@@ -266,9 +271,10 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
 
 def _actions_of(clause: str) -> int:
     """How many actions a clause likely takes: two for "both" ("into both text fields"), a few
-    for "all"/"every"/"each" ("on all posts by @vel"), else one."""
+    for "all"/"every"/"each" ("on all posts by @vel") and for a date picked from a calendar
+    (open it, page to the month, pick the day), else one."""
     said = set(words(clause))
-    if said & _EVERY_WORDS:
+    if said & _EVERY_WORDS or (month_terms(clause) and _operation(words(clause)) != "TYPE"):
         return _EVERY_ACTIONS
     return 2 if said & _BOTH_WORDS else 1
 

@@ -229,3 +229,11 @@ def test_a_menu_is_named_by_its_items_not_by_the_text_before_it():
     plan = query_for_step("Select Pandora>Natalee", [])
     top = query_elements(dp, **plan.arguments).refs[0]
     assert dp.state.text_content(dp.node_of(top)) == "Pandora"
+
+
+def test_a_command_word_quoted_inside_a_sentence_is_not_a_button():
+    html = ('<body><div>Click the "<span>Reply</span>" button on all posts.</div>'
+            '<div class="post"><span>Reply</span></div></body>')
+    dp = distill(page_from_html(html))
+    assert [dp.state.nodes[dp.state.nodes[d.node_id].parent].attributes.get("class")
+            for d in dp.refs.values()] == ["post"]

@@ -86,7 +86,8 @@ def test_a_date_is_searched_as_the_day_a_calendar_shows():
     from pipeline.query.instruction import query_for_step
 
     assert date_terms("Select 12/09/2016 as the date") == ["9"]
-    plan = query_for_step("Select 12/09/2016 as the date and hit submit.", ["opened", "month"])
+    plan = query_for_step("Select 12/09/2016 as the date and hit submit.",
+                          ["opened", "month", "day"])
     assert plan.arguments["keyword_weights"]["submit"] == 1.0
     page = distill(page_from_html(
         '<body><table><tr><td><a href="#">8</a></td><td><a href="#">9</a></td></tr></table>'
@@ -128,7 +129,8 @@ def test_a_clause_that_only_says_what_to_work_out_takes_no_step():
 def test_a_date_picked_in_another_clause_stays_a_search_word():
     from pipeline.query.instruction import query_for_step
 
-    picked = query_for_step("Select 12/08/2016 as the date and hit submit.", ["opened"])
+    picked = query_for_step("Select 12/08/2016 as the date and hit submit.",
+                            ["opened", "month", "day"])
     assert picked.arguments["keyword_weights"]["8"] == 0.25
     typed = query_for_step("Enter 02/14/2017 as the date and hit submit.", ["typed"])
     assert "14" not in typed.arguments["keyword_weights"]
@@ -202,3 +204,26 @@ def test_what_the_page_shows_as_done_ranks_below_what_is_still_to_do():
 def test_both_and_all_give_a_clause_more_than_one_action(task, position, weighs):
     weights = query_for_step(task, [""] * position).arguments["keyword_weights"]
     assert weights[weighs] == max(weights.values())
+
+
+def test_a_task_that_ends_by_typing_still_has_its_form_to_send():
+    task = "Search for saga movies directed by Lloyd from year 1991."
+    weights = query_for_step(task, ["type", "type", "type"]).arguments["keyword_weights"]
+    assert weights["submit"] == weights["search"] / 4  # weak: the fields come first
+    html = ('<body><label>Genre <input type="text" value="saga"></label>'
+            '<label>Director <input type="text" value="Lloyd"></label>'
+            '<div class="btn">Submit</div></body>')
+    page = distill(page_from_html(html))
+    top = query_elements(page, **query_for_step(task, ["type", "type"]).arguments).refs[0]
+    assert page.state.text_content(page.node_of(top)) == "Submit"  # both fields are done
+    assert "submit" not in query_for_step("Enter the code and click OK", ["type"]).arguments[
+        "keyword_weights"]  # it names its own last click
+
+
+def test_a_date_picked_from_a_calendar_takes_a_few_actions_before_the_next_clause():
+    task = "Select 09/17/2016 as the date and hit submit."
+    for taken in range(3):  # open the calendar, page to September, pick the 17th
+        weights = query_for_step(task, [""] * taken).arguments["keyword_weights"]
+        assert weights["17"] == max(weights.values()), taken
+    weights = query_for_step(task, [""] * 3).arguments["keyword_weights"]
+    assert weights["submit"] == max(weights.values())
