@@ -24,9 +24,13 @@ ABOUT = (
     "tuning round; a second round read their misses too, see the notes), `breadth-read` and "
     "`breadth` (the families datagen's breadth policies added after both rounds, split in two "
     "by a salted hash before a third round read the misses of `breadth-read` only: `breadth` is "
-    "still never looked at, the judge of that round). "
+    "still never looked at, the judge of that round; a fourth round read the misses of "
+    "`tuned`, `new` and `breadth-read` again, and `held-out` and `breadth` stayed unread). "
     "Recall is `query_for_step` from the task alone; `ovl` ranks every element of the page by "
-    "shared task words."
+    "shared task words. A pick counts as the target when it lands on the target or on an "
+    "element around or inside it that says nothing else (a span's link, a checkbox's label), "
+    "for the engine and the baseline alike: the list around an item, or the task area that "
+    "holds the printed task and so every task word, is not the target."
 )
 
 
@@ -51,8 +55,8 @@ def unseen_sections(results: dict[str, dict[str, Any] | None]) -> list[str]:
         if not s.get("steps"):
             continue
         then = before.get(name)
-        was = (f" (was {100 * then['refless']:.1f}, R@5 {_pct(then, 'engine', '5'):.1f})"
-               if then else "")
+        was = (f" (was {100 * then['refless']:.1f}, R@1 {_pct(then, 'engine', '1'):.1f}, "
+               f"R@5 {_pct(then, 'engine', '5'):.1f})" if then else "")
         table.append([name, s["steps"], s["families"], f"{100 * s['refless']:.1f}{was}",
                       s["zero_ref_pages"], *(_pct(s, "engine", k) for k in KS),
                       *(_pct(s, "overlap", k) for k in KS), s["refs_per_page"]])
@@ -60,5 +64,6 @@ def unseen_sections(results: dict[str, dict[str, Any] | None]) -> list[str]:
                             "0-ref pages", "R@1", "R@5", "R@10", "ovl@1", "ovl@5", "ovl@10",
                             "refs/page"], table), ""]
     if before:
-        out += [f"Before: the same scripts on commit `{result['before'].get('commit')}`.", ""]
+        out += [f"Before: the engine of commit `{result['before'].get('commit')}`, scored by the "
+                "same scripts.", ""]
     return out
