@@ -64,6 +64,6 @@ def unseen_sections(results: dict[str, dict[str, Any] | None]) -> list[str]:
                             "0-ref pages", "R@1", "R@5", "R@10", "ovl@1", "ovl@5", "ovl@10",
                             "refs/page"], table), ""]
     if before:
-        out += [f"Before: the engine of commit `{result['before'].get('commit')}`, scored by the "
-                "same scripts.", ""]
+        commit = result["before"].get("commit")
+        out += [f"Before: the engine of commit `{commit}`, scored by the same scripts.", ""]
     return out
