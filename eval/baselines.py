@@ -1,4 +1,5 @@
-"""The baseline policies of an evaluation: the oracle (the harness's ceiling) and random (its floor).
+"""The baseline policies of an evaluation: the oracle (the harness's ceiling), random (its floor)
+and the planner (the page engine from the task alone, no model).
 
     oracle = OraclePolicy(OracleConfig(policy="canonical"))
     turn = await oracle.next_turn(situation)     # situation.gold: a Step or a LiveOracle
@@ -15,6 +16,12 @@ does an action the executor refused (the scripted policy is not asked for its ne
 
 The random policy acts at once on a uniformly drawn element: click, type a word of the task into
 a text field, or select a random option -- the floor any policy must clear.
+
+The planner is the page engine without a model: each step it asks ``query_elements`` what
+``query_for_step`` plans from the task alone (the clause at the step's position, its operation
+and value) and acts on the top result -- types the value into it when it is a text field,
+selects the value when it is a ``<select>``, else clicks it. What a trained model adds is what it
+finishes beyond this.
 """
 
 from __future__ import annotations
@@ -26,10 +33,13 @@ from datagen.miniwob.policies import Act, PolicyError, policy_for
 from datagen.records import Operation, Step
 from datagen.teachers import OracleConfig, OracleTeacher, action_call, step_rng
 from pipeline.agent.policy import Situation, Turn, calls_before, turn_from_calls
+from pipeline.distill.attributes import is_text_field
 from pipeline.distill.model import DistilledPage
 from pipeline.html.mind2web_format import drag_value
 from pipeline.live.actions import LiveActions
 from pipeline.live.miniwob import Episode
+from pipeline.query import query_elements
+from pipeline.query.instruction import query_for_step
 from pipeline.tools import ToolCall, make_call, spec
 
 
@@ -187,3 +197,29 @@ class RandomPolicy:
         else:
             call = make_call("click", index=ref)
         return turn_from_calls([call], "A random action.", position)
+
+
+class PlannerPolicy:
+    """The engine's own plan from the task alone, acted on its top result (no model)."""
+
+    name = "planner"
+
+    async def next_turn(self, situation: Situation) -> Turn:
+        page = situation.page
+        position = calls_before(situation.messages)
+        plan = query_for_step(situation.task, list(situation.history))
+        found = query_elements(page, **plan.arguments)
+        if not found.refs:
+            return turn_from_calls([make_call("done", answer="planner: no element matches")],
+                                   "Nothing on the page matches the task.", position)
+        ref = found.refs[0]
+        node = page.state.nodes[page.node_of(ref)]
+        if plan.op == "TYPE" and plan.value and is_text_field(node):
+            call = make_call("type", index=ref, text=plan.value)
+        elif plan.op == "SELECT" and plan.value and node.tag == "select":
+            call = make_call("select", index=ref, option=plan.value)
+        else:
+            call = make_call("click", index=ref)
+        return turn_from_calls([call], f"The top of {found.total} matches for the task's "
+                               f"{plan.op.lower()} at step {len(situation.history) + 1}.",
+                               position)

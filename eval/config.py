@@ -23,12 +23,12 @@ from pipeline.config import load_config
 from pipeline.live.browser import BrowserConfig
 from pipeline.model.lookup import LOOKUP_TOKENS
 
-POLICIES = ("oracle", "random", "base", "checkpoint", "openai")
+POLICIES = ("oracle", "random", "planner", "base", "checkpoint", "openai")
 # Live episode seeds by use (the recorder plays 0.., DAgger 5000..9999, datagen.dagger.config):
 # eval's test seeds and checkpoint selection's validation seeds never meet a training page.
 TEST_SEEDS = range(10_000, 20_000)
 VALIDATION_SEEDS = range(20_000, 30_000)
-BASELINES = ("oracle", "random", "base")  # run once, in the first mode
+BASELINES = ("oracle", "random", "planner", "base")  # run once, in the first mode
 Benchmark = Literal["miniwob", "mind2web", "browsergym"]
 
 

@@ -5,15 +5,15 @@
 
 ``checkpoint`` is the trained model (``cfg.checkpoint``: a run folder, adapter or merged
 folder), ``base`` the untuned model (``cfg.model``) prompted with the tool list and two worked
-examples, ``openai`` any OpenAI-compatible endpoint (``cfg.openai``), ``oracle`` and ``random``
-the baselines of ``eval.baselines``.
+examples, ``openai`` any OpenAI-compatible endpoint (``cfg.openai``), ``oracle``, ``random`` and
+``planner`` (the engine's plan from the task alone) the baselines of ``eval.baselines``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from eval.baselines import OraclePolicy, RandomPolicy
+from eval.baselines import OraclePolicy, PlannerPolicy, RandomPolicy
 from eval.config import EvalConfig
 from pipeline.agent.policy import Policy
 from pipeline.errors import PagescoutError
@@ -45,6 +45,8 @@ class PolicyFactory:
             return OraclePolicy(cfg.oracle, cfg.seed)
         if name == "random":
             return RandomPolicy(cfg.seed)
+        if name == "planner":
+            return PlannerPolicy()
         if name == "openai":
             from pipeline.agent.openai_client import OpenAIClient
             from pipeline.agent.openai_policy import OpenAIPolicy
