@@ -80,11 +80,12 @@ def eval_lines(results: dict[str, Any]) -> list[str]:
 
 
 def margin_lines(results: dict[str, Any]) -> list[str]:
-    """Whether each fine-tuned run beats the random policy and the untuned base model on live
-    success by more than the 95% intervals: its interval's low end above theirs' high end."""
+    """Whether each fine-tuned run beats the random policy, the engine's planner (no model) and
+    the untuned base model on live success by more than the 95% intervals: its interval's low
+    end above theirs' high end."""
     runs = results["runs"]
     rates = {run: data["aggregate"].get("success_rate") or {} for run, data in runs.items()}
-    baselines = [run for run in runs if run.split("/")[0] in ("random", "base")]
+    baselines = [run for run in runs if run.split("/")[0] in ("random", "planner", "base")]
     lines = []
     for run in runs:
         if run.split("/")[0] != "checkpoint" or not rates[run].get("n"):

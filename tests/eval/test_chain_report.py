@@ -23,3 +23,11 @@ def test_a_win_needs_the_intervals_apart():
     assert lines[0].endswith("beats it beyond the intervals")
     assert lines[1].endswith("beats it beyond the intervals")  # 27 > 24
     assert all(line.endswith("(not a clear win)") for line in lines[2:])
+
+
+def test_the_planner_is_a_baseline_the_model_must_clear():
+    results = {"runs": {"planner/query_only": _run(0.5, 0.35, 0.65, 24),
+                        "checkpoint/query_only": _run(0.42, 0.27, 0.58, 36)}}
+    lines = margin_lines(results)
+    assert len(lines) == 1 and "planner/query_only" in lines[0]
+    assert lines[0].endswith("(not a clear win)")
