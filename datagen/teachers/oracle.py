@@ -5,7 +5,8 @@
 
 Flow of one step (every random choice from the step's rng, so a seed fixes the trajectory):
 
-1. ``full`` mode, or ``hybrid`` when the outline shows the target (with ``hybrid_direct``):
+1. ``full`` mode, ``planned`` when the step's candidates (or the text fields the overview
+   lists) show the target, or ``hybrid`` when the outline shows it (with ``hybrid_direct``):
    act directly on the ref the page shows.
 2. Sometimes a preface: ``get_page_summary`` (``summary_prob``) or ``get_region`` of a
    landmark the task names (``region_prob``).
@@ -135,7 +136,7 @@ class _Run:
         # it); its descriptions' words ("close a dialog", "submit a form") are no page's labels
         self.seen = without_tool_list(self.convo.observation)
         shown = [ref for ref in self.targets if f"[{ref}]" in self.seen]
-        direct = mode == "full" or (
+        direct = mode in ("full", "planned") or (
             mode == "hybrid" and self.rng.random() < self.config.hybrid_direct)
         if shown and direct:
             self.meta |= {"template": "direct", "found": True}

@@ -24,7 +24,7 @@ from typing import Any
 
 from pipeline.agent.execute import ToolResult, execute_offline
 from pipeline.agent.modes import Mode
-from pipeline.agent.observe import observe
+from pipeline.agent.observe import observe, step_candidates
 from pipeline.agent.progress import PreviousStep, effect_line
 from pipeline.agent.prompts import system_prompt, user_turn
 from pipeline.distill.model import DistilledPage
@@ -34,10 +34,11 @@ from pipeline.tools import ToolCall, to_openai
 def opening(task: str, history: Sequence[str], page: DistilledPage, mode: Mode,
             previous: PreviousStep | None = None) -> list[dict[str, Any]]:
     """The system prompt of ``mode`` and the step's user turn (task, history, what the last
-    action did, observation). ``previous`` is the step before: its page, against which hybrid
+    action did, observation; in ``planned`` mode with the step's candidates). ``previous`` is the step before: its page, against which hybrid
     and full collapse what did not change, and its action, whose effect the turn states."""
     before = previous.page if previous is not None else None
-    observation = observe(page, mode, before).text
+    candidates = step_candidates(task, history, page) if mode == "planned" else ""
+    observation = observe(page, mode, before, candidates).text
     return [
         {"role": "system", "content": system_prompt(mode)},
         {"role": "user", "content": user_turn(task, history, observation,

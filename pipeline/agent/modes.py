@@ -4,6 +4,8 @@
     hybrid      the landmark outline plus the query tools
     query_only  URL, title, scroll, element counts, text fields and landmark names, plus the
                 query tools
+    planned     query_only plus the engine's best candidates for the step: what
+                ``query_for_step`` plans from the task at the step's position, its top results
 
 Defined once here; observations, prompts, datagen's records and configs and eval import it.
 """
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-Mode = Literal["full", "hybrid", "query_only"]
+Mode = Literal["full", "hybrid", "query_only", "planned"]
 MODES: tuple[Mode, ...] = get_args(Mode)
 
 

@@ -1,13 +1,17 @@
-"""What the model sees of the page at each step, for the three agent modes.
+"""What the model sees of the page at each step, for the agent modes.
 
     full        the flat rendering of the whole page (browser-use style): no query tools needed
     hybrid      the landmark outline (unchanged regions collapsed against the previous step)
                 plus the tool list
     query_only  URL, title, scroll, element counts, text fields (what each holds) and landmark
                 names, plus the tool list: the model finds elements with the query tools
+    planned     query_only plus the step's candidates (``step_candidates``: the top results of
+                what ``query_for_step`` plans from the task at the step's position), so a step
+                whose target the engine already ranks first takes no query
 
     obs = observe(page, "query_only")          # Observation(mode, text, tokens)
     obs = observe(page, "hybrid", previous=last_page)
+    obs = observe(page, "planned", candidates=step_candidates(task, history, page))
 
 Token counts come from ``pipeline.model.token_count`` (the real SmolLM2 tokenizer when installed).
 """
@@ -15,14 +19,20 @@ Token counts come from ``pipeline.model.token_count`` (the real SmolLM2 tokenize
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pipeline.agent.modes import Mode, check_mode
 from pipeline.distill.model import DistilledPage
 from pipeline.model.token_count import count_tokens
+from pipeline.query import index_for, query_elements
+from pipeline.query.format import result_line
+from pipeline.query.instruction import query_for_step
 from pipeline.query.summary import page_overview, scroll_line
 from pipeline.render import render_flat, render_outline
 from pipeline.tools.registry import TOOLS, ToolKind
+
+CANDIDATES = 3  # elements the ``planned`` mode lists for a step
 
 
 @dataclass(slots=True)
@@ -32,15 +42,17 @@ class Observation:
     tokens: int
 
 
-def observe(page: DistilledPage, mode: Mode, previous: DistilledPage | None = None) -> Observation:
-    """The observation text of ``page`` in ``mode`` and its token count."""
+def observe(page: DistilledPage, mode: Mode, previous: DistilledPage | None = None,
+            candidates: str = "") -> Observation:
+    """The observation text of ``page`` in ``mode`` and its token count; ``candidates`` (the
+    ``planned`` mode's block) goes before the tool list."""
     mode = check_mode(mode)
     if mode == "full":
         text = full_observation(page, previous)
     elif mode == "hybrid":
         text = hybrid_observation(page, previous)
     else:
-        text = query_only_observation(page)
+        text = query_only_observation(page, candidates if mode == "planned" else "")
     return Observation(mode, text, count_tokens(text))
 
 
@@ -54,8 +66,23 @@ def hybrid_observation(page: DistilledPage, previous: DistilledPage | None = Non
     return "\n".join([render_outline(page, previous=previous), "", tool_list()])
 
 
-def query_only_observation(page: DistilledPage) -> str:
-    return "\n".join([page_overview(page), "", tool_list()])
+def query_only_observation(page: DistilledPage, candidates: str = "") -> str:
+    parts = [page_overview(page), candidates] if candidates else [page_overview(page)]
+    return "\n\n".join([*parts, tool_list()])
+
+
+def step_candidates(task: str, history: Sequence[str], page: DistilledPage,
+                    count: int = CANDIDATES) -> str:
+    """The ``planned`` mode's block: the first ``count`` results of what ``query_for_step``
+    plans for the step (the task's clause at its position), as ``query_elements`` prints them."""
+    plan = query_for_step(task, list(history))
+    found = query_elements(page, **plan.arguments)
+    if not found.refs:
+        return "Candidates for this step: none; find elements with the query tools."
+    index = index_for(page)
+    lines = [result_line(index, ref) for ref in found.refs[:count]]
+    return "Candidates for this step (the engine's reading of the task, best first):\n" + (
+        "\n".join(lines))
 
 
 def tool_list(kind: ToolKind | None = None) -> str:

@@ -43,6 +43,11 @@ _BY_MODE: dict[str, str] = {
         "or use the query tools to find elements the outline collapses or leaves out."
     ),
     "full": "You see every interactive element of the page. Act on one of their indices.",
+    "planned": (
+        "You do not see the page's elements, but the step lists the engine's best candidates "
+        "for it. Act on a candidate's index when it is the element the task needs now; "
+        "otherwise find elements with the query tools and act on an index a tool returned."
+    ),
 }
 _ACTIONS = (
     " End each step with exactly one action: click, type (replaces the field's text), select (an "
@@ -54,6 +59,8 @@ _BRIEF: dict[str, str] = {
     "hybrid": "Web agent. Act on an index from the page outline, or query for elements it leaves "
               "out.",
     "full": "Web agent. Act on an index of the listed elements.",
+    "planned": "Web agent. Act on a listed candidate, or find elements with the query tools, "
+               "then act on an index a tool returned.",
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.agent.modes import MODES
-from pipeline.agent.observe import observe
+from pipeline.agent.observe import CANDIDATES, observe, step_candidates
 from pipeline.distill import distill
 from pipeline.html.source import page_from_file
 from pipeline.model.token_count import count_tokens
@@ -19,7 +19,8 @@ def shop():
 
 
 def test_each_mode_shows_what_it_promises(shop):
-    full, hybrid, query_only = (observe(shop, mode) for mode in MODES)
+    full, hybrid, query_only = (observe(shop, mode) for mode in ("full", "hybrid", "query_only"))
+    assert set(MODES) == {"full", "hybrid", "query_only", "planned"}
     assert full.text.count(">Add to Cart</button>") == 200 and "Tools:" not in full.text
     assert hybrid.text.startswith("=== PAGE OUTLINE ===") and 'NAV: "Primary"' in hybrid.text
     assert "[" not in query_only.text.split("Tools:")[0]  # no element refs at all
@@ -40,3 +41,13 @@ def test_unknown_mode():
     page = distill(page_from_file(FIXTURE_DIR / "forms.html"))
     with pytest.raises(ValueError, match="unknown agent mode 'dom'"):
         observe(page, "dom")
+
+
+def test_the_planned_mode_lists_the_steps_candidates_before_the_tools(shop):
+    candidates = step_candidates('Click "Deals" in the navigation', [], shop)
+    planned = observe(shop, "planned", candidates=candidates)
+    head = planned.text.split("Tools:")[0]
+    assert head.startswith(observe(shop, "query_only").text.split("Tools:")[0].rstrip())
+    lines = head.split("Candidates for this step")[1].strip().splitlines()[1:]
+    assert 1 <= len(lines) <= CANDIDATES and "Deals" in lines[0]
+    assert "Candidates" not in observe(shop, "query_only", candidates=candidates).text
