@@ -21,6 +21,7 @@ import re
 from datagen.records import Mode, Operation, Step, Verdict
 from datagen.verify.format_stage import Conversation
 from pipeline.agent.execute import execute_offline
+from pipeline.agent.progress import HEAD as EFFECT_HEAD
 from pipeline.distill.model import DistilledPage
 from pipeline.tools import ToolCall
 
@@ -112,8 +113,12 @@ def shown_refs(conversation: Conversation) -> set[int]:
 
 
 def observation(conversation: Conversation) -> str:
-    """The page part of the user turn (the whole turn when it has no page marker)."""
-    return conversation.user.partition(OBSERVATION_MARK)[2] or conversation.user
+    """What the user turn shows of the page: the last action's effect (which names the
+    elements it brought, ``[3]<a>Prev</a>``) and the page part (the whole turn when it has no
+    page marker)."""
+    before, mark, page = conversation.user.partition(OBSERVATION_MARK)
+    effect = [line for line in before.splitlines() if line.startswith(EFFECT_HEAD)]
+    return "\n".join([*effect, page]) if mark else conversation.user
 
 
 def refs_in(text: str) -> list[int]:

@@ -152,3 +152,18 @@ def test_helpers():
     options = [("Germany", "DE"), ("France", "FR")]
     assert option_matches(" de ", "Germany", options)
     assert not option_matches("FR", "Germany", options)
+
+
+def test_planned_target_may_come_from_the_candidates_or_the_last_actions_effect(page):
+    submit = ref_of(page, "signup-submit")
+    step = make_step(page, "signup-submit", task="Click \"Create account\"")
+    calls = [make_call("click", index=submit)]
+    assert run(page, step, calls, mode="planned").status == "pass"  # a listed candidate
+
+    def effect_only(messages):  # the candidates gone, the effect line naming the button
+        user = messages[1]["content"]
+        head, _, page_part = user.partition("\nCurrent page:\n")
+        page_part = page_part.split("Candidates for this step")[0]
+        messages[1]["content"] = (f"{head}\nLast action's effect: 1 new: [{submit}]<button>"
+                                  f"Create account</button>.\nCurrent page:\n{page_part}")
+    assert run(page, step, calls, mode="planned", edit=effect_only).status == "pass"

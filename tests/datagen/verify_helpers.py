@@ -9,9 +9,8 @@ way a teacher builds them: ``pipeline.agent.prompts`` turns, calls from ``make_c
 from __future__ import annotations
 
 from datagen.records import Operation, Step, Trajectory
+from pipeline.agent.conversation import opening
 from pipeline.agent.execute import execute_offline
-from pipeline.agent.observe import observe
-from pipeline.agent.prompts import system_prompt, user_turn
 from pipeline.distill import distill
 from pipeline.distill.model import DistilledPage
 from pipeline.html.source import page_from_file
@@ -49,9 +48,7 @@ def make_step(page: DistilledPage, target: str, op: str = "CLICK", value: str = 
 def conversation(page: DistilledPage, step: Step, calls: list[ToolCall],
                  mode: str = "query_only") -> list[dict]:
     """System, user, then each call with its real tool result; the last call is left open."""
-    messages = [{"role": "system", "content": system_prompt(mode)},
-                {"role": "user", "content": user_turn(step.task, step.history,
-                                                      observe(page, mode).text)}]
+    messages = opening(step.task, step.history, page, mode)  # as the teachers open a step
     for position, call in enumerate(calls):
         messages.append(to_openai_message([call], content="thinking", string_arguments=False))
         if position < len(calls) - 1:
