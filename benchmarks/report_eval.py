@@ -7,8 +7,9 @@ Inputs: ``eval_miniwob`` / ``eval_mind2web_miniwob`` / ``eval_browsergym`` /
 ``eval_browsergym_oracle`` (a later round of the oracle alone, after fixes the first round
 showed) / ``eval_browsergym_calls`` (round 1 of a checkpoint trained on calls without
 rationales) / ``eval_browsergym_engine`` (round 1 of a student trained and played with the
-engine fixes its failures showed, futile repeats refused; all written by
-``benchmarks/eval_benchmark.py``) and ``agent``
+engine fixes its failures showed, futile repeats refused) / ``eval_browsergym_planner`` (the
+engine's planner, no model, all five rounds; all written by ``benchmarks/eval_benchmark.py``)
+and ``agent``
 (``benchmarks/agent_benchmark.py``).
 """
 
@@ -22,7 +23,7 @@ from targets import Target
 BROWSERGYM_RESULTS = ("eval_browsergym", "eval_browsergym_calls", "eval_browsergym_engine")
 EVAL_RESULTS = ("eval_miniwob", "eval_mind2web_miniwob", "eval_browsergym",
                 "eval_browsergym_oracle", "eval_browsergym_calls", "eval_browsergym_engine",
-                "agent", "throughput_cache")
+                "eval_browsergym_planner", "agent", "throughput_cache")
 MISSING = "_`benchmarks/results/{name}.json` is missing: that benchmark has not run._"
 LIVE = (("success_rate", "success %"), ("valid_call_rate", "valid calls %"),
         ("steps_per_episode", "steps"), ("tool_calls_per_step", "queries/step"),
@@ -197,4 +198,6 @@ def eval_sections(results: dict[str, dict[str, Any] | None]) -> list[str]:
     out += eval_section("BrowserGym MiniWoB benchmark: the engine fixes read from the student's "
                         "failures, futile repeats refused", results.get("eval_browsergym_engine"),
                         "eval_browsergym_engine")
+    out += eval_section("BrowserGym MiniWoB benchmark: the engine's planner alone (no model)",
+                        results.get("eval_browsergym_planner"), "eval_browsergym_planner")
     return out + agent_section(results.get("agent"))
