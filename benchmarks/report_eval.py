@@ -8,8 +8,10 @@ Inputs: ``eval_miniwob`` / ``eval_mind2web_miniwob`` / ``eval_browsergym`` /
 showed) / ``eval_browsergym_calls`` (round 1 of a checkpoint trained on calls without
 rationales) / ``eval_browsergym_engine`` (round 1 of a student trained and played with the
 engine fixes its failures showed, futile repeats refused) / ``eval_browsergym_planner`` (the
-engine's planner, no model, all five rounds; all written by ``benchmarks/eval_benchmark.py``)
-and ``agent``
+engine's planner, no model, all five rounds) / ``eval_browsergym_demo`` and
+``eval_browsergym_planned`` (round 1 of two students trained on the same records for the same
+steps, in ``query_only`` and in ``planned`` mode; all written by
+``benchmarks/eval_benchmark.py``) and ``agent``
 (``benchmarks/agent_benchmark.py``).
 """
 
@@ -23,7 +25,8 @@ from targets import Target
 BROWSERGYM_RESULTS = ("eval_browsergym", "eval_browsergym_calls", "eval_browsergym_engine")
 EVAL_RESULTS = ("eval_miniwob", "eval_mind2web_miniwob", "eval_browsergym",
                 "eval_browsergym_oracle", "eval_browsergym_calls", "eval_browsergym_engine",
-                "eval_browsergym_planner", "agent", "throughput_cache")
+                "eval_browsergym_planner", "eval_browsergym_demo", "eval_browsergym_planned",
+                "agent", "throughput_cache")
 MISSING = "_`benchmarks/results/{name}.json` is missing: that benchmark has not run._"
 LIVE = (("success_rate", "success %"), ("valid_call_rate", "valid calls %"),
         ("steps_per_episode", "steps"), ("tool_calls_per_step", "queries/step"),
@@ -200,4 +203,10 @@ def eval_sections(results: dict[str, dict[str, Any] | None]) -> list[str]:
                         "eval_browsergym_engine")
     out += eval_section("BrowserGym MiniWoB benchmark: the engine's planner alone (no model)",
                         results.get("eval_browsergym_planner"), "eval_browsergym_planner")
+    out += eval_section("BrowserGym MiniWoB benchmark, round 1: the demo's records and steps "
+                        "trained in query_only mode", results.get("eval_browsergym_demo"),
+                        "eval_browsergym_demo")
+    out += eval_section("BrowserGym MiniWoB benchmark, round 1: the same records and steps "
+                        "trained in planned mode (the planner's candidates in the prompt)",
+                        results.get("eval_browsergym_planned"), "eval_browsergym_planned")
     return out + agent_section(results.get("agent"))
