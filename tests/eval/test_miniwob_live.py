@@ -1,7 +1,9 @@
 """Live MiniWoB++ episodes in a real Chromium through the agent loop: the untuned base model
 (real model code, batched generation) drives two episodes end to end; a policy that writes
 garbage, out-of-range refs and unknown tools fails its episodes with reasons, never raising;
-the oracle finishes what it covers; a killed run resumes without repeating an episode."""
+the oracle finishes what it covers, and so does the engine's planner on easy tasks (in the
+planned mode, whose user turns list the step's candidates); a killed run resumes without
+repeating an episode."""
 
 from __future__ import annotations
 
@@ -116,6 +118,17 @@ def test_the_oracle_finishes_the_tasks_it_covers(tmp_path):
     rows = play(cfg)
     assert [r["success"] for r in rows] == [True] * 4, [(r["task"], r["stop"]) for r in rows]
     assert all(r["steps"] >= 1 and r["tool_calls"] >= 1 for r in rows)
+
+
+def test_the_planner_finishes_easy_tasks_and_planned_steps_list_their_candidates(tmp_path):
+    cfg = config(tmp_path, "policy=planner", "mode=planned",
+                 "miniwob.tasks=[click-button,login-user]")
+    rows = play(cfg)
+    assert [r["success"] for r in rows] == [True, True], [(r["task"], r["stop"]) for r in rows]
+    login = next(r for r in rows if r["task"] == "login-user")
+    assert login["steps"] == 3 and login["tool_calls"] == 0  # username, password, button; no query
+    for step in login["trajectory"]["steps"]:
+        assert "Candidates for this step" in step["messages"][1]["content"]
 
 
 @pytest.mark.slow
