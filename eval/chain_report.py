@@ -95,10 +95,11 @@ def margin_lines(results: dict[str, Any]) -> list[str]:
             theirs = rates[other]
             if not theirs.get("n"):
                 continue
-            clear = ours["low"] > theirs["high"]
+            verdict = ("beats it beyond the intervals" if ours["low"] > theirs["high"] else
+                       "loses to it beyond the intervals" if theirs["low"] > ours["high"] else
+                       "the intervals overlap (not a clear win)")
             lines.append(f"- {run} {cell(ours, True)} against {other} {cell(theirs, True)}: "
-                         + ("beats it beyond the intervals" if clear else
-                            "the intervals overlap (not a clear win)"))
+                         + verdict)
     return lines
 
 

@@ -31,3 +31,5 @@ def test_the_planner_is_a_baseline_the_model_must_clear():
     lines = margin_lines(results)
     assert len(lines) == 1 and "planner/query_only" in lines[0]
     assert lines[0].endswith("(not a clear win)")
+    results["runs"]["planner/query_only"] = _run(0.78, 0.62, 0.88, 36)
+    assert margin_lines(results)[0].endswith("loses to it beyond the intervals")
