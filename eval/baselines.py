@@ -32,14 +32,13 @@ from typing import Any
 from datagen.miniwob.policies import Act, PolicyError, policy_for
 from datagen.records import Operation, Step
 from datagen.teachers import OracleConfig, OracleTeacher, action_call, step_rng
+from pipeline.agent.observe import planned_search
 from pipeline.agent.policy import Situation, Turn, calls_before, turn_from_calls
 from pipeline.distill.attributes import is_text_field
 from pipeline.distill.model import DistilledPage
 from pipeline.html.mind2web_format import drag_value
 from pipeline.live.actions import LiveActions
 from pipeline.live.miniwob import Episode
-from pipeline.query import query_elements
-from pipeline.query.instruction import query_for_step
 from pipeline.tools import ToolCall, make_call, spec
 
 
@@ -207,8 +206,7 @@ class PlannerPolicy:
     async def next_turn(self, situation: Situation) -> Turn:
         page = situation.page
         position = calls_before(situation.messages)
-        plan = query_for_step(situation.task, list(situation.history))
-        found = query_elements(page, **plan.arguments)
+        plan, found = planned_search(situation.task, situation.history, page)
         if not found.refs:
             return turn_from_calls([make_call("done", answer="planner: no element matches")],
                                    "Nothing on the page matches the task.", position)

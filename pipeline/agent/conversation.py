@@ -34,8 +34,9 @@ from pipeline.tools import ToolCall, to_openai
 def opening(task: str, history: Sequence[str], page: DistilledPage, mode: Mode,
             previous: PreviousStep | None = None) -> list[dict[str, Any]]:
     """The system prompt of ``mode`` and the step's user turn (task, history, what the last
-    action did, observation; in ``planned`` mode with the step's candidates). ``previous`` is the step before: its page, against which hybrid
-    and full collapse what did not change, and its action, whose effect the turn states."""
+    action did, observation; in ``planned`` mode with the step's candidates). ``previous`` is
+    the step before: its page, against which hybrid and full collapse what did not change, and
+    its action, whose effect the turn states."""
     before = previous.page if previous is not None else None
     candidates = step_candidates(task, history, page) if mode == "planned" else ""
     observation = observe(page, mode, before, candidates).text

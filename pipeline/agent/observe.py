@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from pipeline.agent.modes import Mode, check_mode
 from pipeline.distill.model import DistilledPage
 from pipeline.model.token_count import count_tokens
-from pipeline.query import index_for, query_elements
+from pipeline.query import QueryResult, index_for, query_elements
 from pipeline.query.format import result_line
-from pipeline.query.instruction import query_for_step
+from pipeline.query.instruction import InstructionQuery, query_for_step
 from pipeline.query.summary import page_overview, scroll_line
 from pipeline.render import render_flat, render_outline
 from pipeline.tools.registry import TOOLS, ToolKind
@@ -71,12 +71,20 @@ def query_only_observation(page: DistilledPage, candidates: str = "") -> str:
     return "\n\n".join([*parts, tool_list()])
 
 
+def planned_search(task: str, history: Sequence[str],
+                   page: DistilledPage) -> tuple[InstructionQuery, QueryResult]:
+    """What ``query_for_step`` plans for the step (the task's clause at its position) and what
+    ``query_elements`` finds for it: the planner's reading of the step, which the ``planned``
+    mode lists and eval's planner baseline acts on."""
+    plan = query_for_step(task, list(history))
+    return plan, query_elements(page, **plan.arguments)
+
+
 def step_candidates(task: str, history: Sequence[str], page: DistilledPage,
                     count: int = CANDIDATES) -> str:
-    """The ``planned`` mode's block: the first ``count`` results of what ``query_for_step``
-    plans for the step (the task's clause at its position), as ``query_elements`` prints them."""
-    plan = query_for_step(task, list(history))
-    found = query_elements(page, **plan.arguments)
+    """The ``planned`` mode's block: the first ``count`` results of ``planned_search``, as
+    ``query_elements`` prints them."""
+    found = planned_search(task, history, page)[1]
     if not found.refs:
         return "Candidates for this step: none; find elements with the query tools."
     index = index_for(page)

@@ -117,7 +117,7 @@ def markup_cues(state: PageState) -> MarkupCues:
     for node in state.nodes:
         if node.is_element:
             elements += 1
-            counts.update({w for w in _class_words(node) if w is not None})
+            counts.update(set(_click_words(node)))
     limit = max(FLOOD_MIN, FLOOD_SHARE * elements)
     return MarkupCues(frozenset(w for w, n in counts.items() if n > limit),
                       state.source == "mind2web_cleaned")
@@ -131,7 +131,7 @@ def _class_words(node: Node) -> list[str | None]:
 
 def icon_only(node: Node) -> bool:
     """Clickable by the word "icon" alone: part of the control around it, if there is one."""
-    found = {w for w in _class_words(node) if w is not None}
+    found = set(_click_words(node))
     return found == {"icon"}
 
 
@@ -142,10 +142,10 @@ def markup_clickable(node: Node, state: PageState, cues: MarkupCues) -> bool:
         return True
     if marked_svg_part(node) and _in_svg(node, state):
         return True
-    words = [w for w in _class_words(node) if w is not None]
+    words = _click_words(node)
     if tag in _HEADINGS:  # a heading called "header" is the page's or a card's, not a control
         words = [w for w in words if w != "header"]
-    if words and (any(w not in cues.flooded for w in words) or _in_running_text(node, state)):
+    if words and (_unflooded(words, cues) or _in_running_text(node, state)):
         return True
     if tag == "li" and own_text(node, state) and _in_marked_list(node, state, cues):
         return True
@@ -167,11 +167,17 @@ def markup_clickable(node: Node, state: PageState, cues: MarkupCues) -> bool:
 def _in_marked_list(node: Node, state: PageState, cues: MarkupCues) -> bool:
     """A list item inside a list that the markup names as a control (``selectric-items``,
     ``dropdown-menu``, ``options``) within ``LIST_LEVELS``: the items are what one picks."""
-    for ancestor in state.ancestors(node.id)[:LIST_LEVELS]:
-        words = [w for w in _class_words(state.nodes[ancestor]) if w is not None]
-        if any(w not in cues.flooded for w in words):
-            return True
-    return False
+    return any(_unflooded(_click_words(state.nodes[ancestor]), cues)
+               for ancestor in state.ancestors(node.id)[:LIST_LEVELS])
+
+
+def _click_words(node: Node) -> list[str]:
+    return [w for w in _class_words(node) if w is not None]
+
+
+def _unflooded(words: list[str], cues: MarkupCues) -> bool:
+    """A click word not so common on the page that it names wrappers or rows."""
+    return any(w not in cues.flooded for w in words)
 
 
 def _in_running_text(node: Node, state: PageState) -> bool:

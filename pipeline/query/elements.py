@@ -7,10 +7,10 @@
 
 Role, attributes, landmark and heading are hard constraints; ``prefer_role`` (not a tool argument:
 the instruction planner's) is a soft one, adding ``PREFER_BONUS`` to the elements of that role and
-listing them even when no word matches; ``prefer_pending`` (the planner's too, once a step has been
-taken) scales by ``DONE_SHARE`` the score of an element the page shows as already acted on -- a
-filled text field, a checked box, a selected item -- so the next field outranks the one just
-filled; ``text``, ``name`` (matched against
+listing them even when no word matches; ``prefer_pending`` (the planner's too, unless the task
+undoes things) scales by ``DONE_SHARE`` the score of an element the page shows as already acted
+on -- a filled text field, a checked box, a selected item -- so the next field outranks the one
+just filled; ``text``, ``name`` (matched against
 the visible text and accessible name only) and ``keyword_weights`` score the elements that pass
 (see ``scoring``), and an element none of them matches is left out — unless everything that
 passes the hard constraints fits in ``max_results`` (a small page, or a narrow filter): then the

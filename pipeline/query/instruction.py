@@ -246,6 +246,7 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
         plan.arguments["prefer_pending"] = True
     if single:
         return plan
+    last_op = plan.op  # the operation the task ends with (this clause's, unless one follows)
     weights = plan.arguments.setdefault("keyword_weights", {})
     if "text" in plan.arguments:  # no naming words of its own: search the other clauses' words
         del plan.arguments["text"]
@@ -254,13 +255,15 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
             continue
         share = _CONTEXT_WEIGHT if index == at + 1 else _FAR_CONTEXT_WEIGHT
         other_plan = query_from_instruction(clause, max_results, single=False)
+        if index == len(clauses) - 1:
+            last_op = other_plan.op
         other = other_plan.arguments
         # a date typed in another clause names no element here; one picked from a calendar does
         values = set(date_terms(clause)) if other_plan.op == "TYPE" else set()
         for word, weight in other.get("keyword_weights", {}).items():
             if word not in weights and word not in values and (len(word) > 1 or word.isdigit()):
                 weights[word] = round(min(weight * share, _KEYWORD_WEIGHT), 3)
-    if query_from_instruction(clauses[-1], single=False).op != "CLICK":
+    if last_op != "CLICK":
         for word in _FINISHING_WORDS:  # typed or chosen last: a form is still to be sent
             weights.setdefault(word, _FAR_CONTEXT_WEIGHT)
     if not weights:
