@@ -33,7 +33,7 @@ from datagen.records import Step
 from pipeline.distill.model import DistilledPage
 from pipeline.query import index_for
 from pipeline.query.filters import landmark_spec, role_test
-from pipeline.query.instruction import query_from_instruction
+from pipeline.query.instruction import PLANNER_ONLY, query_from_instruction
 from pipeline.query.text import analyse, words
 
 TEMPLATES: dict[str, float] = {
@@ -89,7 +89,8 @@ def cues(step: Step, page: DistilledPage, target: int, seen: str) -> Cues:
     entry = index_for(page).entries[target]
     label = _visible_label(entry.shown_name, step.task, seen)  # a field: its row's label too
     target_role = next((r for r in ROLES if role_test(r)(entry)), None)
-    args = {k: v for k, v in plan.arguments.items() if k != "max_results"}
+    args = {k: v for k, v in plan.arguments.items()
+            if k != "max_results" and k not in PLANNER_ONLY}  # the model's tool has neither
     found = Cues(step.operation.op, step.operation.value, naming,
                  label or quoted or " ".join(naming), args, target_role=target_role)
     found.role = _implied_role(step, target_role, entry)

@@ -15,7 +15,8 @@ Sources without runtime evidence (saved HTML, DOM dumps without ``is_clickable``
 add a third reading, ``markup.markup_clickable`` (``<a>`` without href, class/id words, widget
 attributes, SVG shapes, command texts): such an element gets *non_semantic* unless a clickable
 parent already covers it, or elements inside it have tiers and it holds no text of its own besides
-theirs (a list item around clickable labels); a wrapper around exactly one inferred element (and
+theirs (a list item around clickable labels), or it holds form fields (a form or a panel, not a
+control); a wrapper around exactly one inferred element (and
 any mere icons) takes the ref from it (the outer element is what carries the handler). A
 page whose kept elements show no interactivity at all falls back to a wider tier (every short
 text element) and says so in the pass report's note.
@@ -46,6 +47,9 @@ from pipeline.page_state import Node
 
 _SEMANTIC_TAGS = frozenset({"button", "select", "textarea", "summary"})
 _NEVER_TAGS = frozenset({"html", "body", "iframe", "frame", "label", "option", "optgroup"})
+# form fields inside an element inferred from its markup make it a form or a panel, not a
+# control: no clickable element holds text fields or buttons (``<div id=menu>`` around a form)
+_FIELD_TAGS = frozenset({"input", "select", "textarea", "button"})
 HANDLERS = ("onclick", "onmousedown", "onmouseup", "onpointerdown", "ontouchstart")
 _PROPAGATING_ROLES = frozenset({"button", "link"})
 _OWN_REF_ROLES = frozenset(
@@ -209,7 +213,8 @@ def _markup_tiers(work: Work, root: DNode) -> int:
                 for inside in tiered:
                     _set_tier(work, inside, None)
                 kept -= len(tiered)
-            if not tiered or loose or wraps_one:
+            holds_fields = any(state.nodes[d.node_id].tag in _FIELD_TAGS for d in tiered)
+            if (not tiered or loose or wraps_one) and not holds_fields:
                 _set_tier(work, dnode, "non_semantic")
                 kept += 1
         if dnode.tier is not None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.distill.model import DistilledPage
+from pipeline.query.dates import calendar_weights, shown_months
 from pipeline.query.filters import (
     attributes_match,
     best_headings,
@@ -60,7 +61,12 @@ def parse_criteria(index: PageIndex, args: dict[str, Any]) -> Criteria | str:
         if value:
             setattr(out, key, make_query(value, vocab))
             out.shown.append(f'{key}="{value}"')
-    for keyword, weight in _weights(args.get("keyword_weights")).items():
+    weights = _weights(args.get("keyword_weights"))
+    date = _string(args.get("calendar_date"))
+    if date and weights:  # the planner's: a date to pick from a calendar the page may show
+        texts = (node.text for node in index.page.root.walk() if node.is_text)
+        weights = calendar_weights(weights, date, shown_months(texts))
+    for keyword, weight in weights.items():
         out.keywords.append((make_query(keyword, vocab), weight))
     if out.keywords:
         out.shown.append("keyword_weights=" + ",".join(q.text for q, _ in out.keywords))

@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pipeline.query.dates import date_terms, month_terms
+from pipeline.query.dates import DATE, date_terms, month_terms, picked_date
 from pipeline.query.text import STOP_WORDS, words
 
 Op = Literal["CLICK", "TYPE", "SELECT"]
@@ -52,6 +52,10 @@ _MONTH_WEIGHT = 0.5  # a date's month name and a calendar's prev/next: maybe on 
 # "the 3rd result": a position, which an element may also carry as its label (tab "3", "input 3")
 _ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b", re.IGNORECASE)
 _ORDINAL_WEIGHT = 0.25  # a weak cue: below any word that names the element
+
+
+# query_elements arguments only the planner passes: no tool schema has them
+PLANNER_ONLY = frozenset({"prefer_role", "prefer_pending", "calendar_date"})
 
 
 @dataclass(slots=True)
@@ -83,13 +87,14 @@ def query_from_instruction(
             weights[word] = max(weights.get(word, 0.0), weight)
     for word in date_terms(instruction):  # a calendar shows the day of "12/09/2016" as "9"
         weights.setdefault(word, _KEYWORD_WEIGHT)
-    if op != "TYPE":  # a date picked, not typed: the calendar may have to change month first
+    date = picked_date(instruction) if op != "TYPE" else None
+    if date:  # a date picked, not typed: the calendar may have to change month first
         for word in month_terms(instruction):
             weights.setdefault(word, _MONTH_WEIGHT)
     if _verb(lowered) == "search":  # "search for X": X is the value, the element a search box
         describing = "search"
     else:
-        unquoted = _QUOTED.sub(" ", instruction)
+        unquoted = DATE.sub(" ", _QUOTED.sub(" ", instruction))  # a date's parts name nothing
         describing = _after_marker(unquoted) if op != "CLICK" else unquoted
     for word in words(_ORDINAL.sub(" ", describing)):
         if word == "search" or word not in _NOT_NAMING:
@@ -97,6 +102,8 @@ def query_from_instruction(
     for number in _ORDINAL.findall(describing):
         weights.setdefault(number, _ORDINAL_WEIGHT)
     arguments: dict[str, Any] = {"max_results": max_results}
+    if date:
+        arguments["calendar_date"] = date
     if weights:
         arguments["keyword_weights"] = weights
     else:  # nothing word-like ("♥♥♥"): search the quoted phrase, else the whole instruction
@@ -191,6 +198,7 @@ _UNDOING_VERBS = frozenset({"uncheck", "untick", "deselect", "unselect", "clear"
 _EXPLORING_VERBS = frozenset({"find", "solve", "navigate", "look", "read", "figure", "scroll"})
 _CLAUSE_SPLIT = re.compile(r",?\s+(?:and\s+)?then\s+|\s+and\s+|;\s*|\.\s+(?=[A-Z])")
 _LEADING_VERB = re.compile(r"^\s*(\w+)\b")
+_PLACE = re.compile(r"\b[A-Z][a-z]+, [A-Z]{2}(?= [a-z]|$)")  # "from San Jose, CA to Boston"
 _PLACEHOLDER = re.compile(r"\x00(\d+)\x00")  # a quoted phrase hidden while the task is split
 
 
@@ -208,7 +216,7 @@ def task_clauses(task: str) -> list[str]:
             verb = _LEADING_VERB.match(part).group(1)
         elif verb:
             part = f"{verb} {part}"
-        items = part.split(", ")
+        items = _list_items(part)
         if len(items) > 1 and not any('"' in item for item in items):
             head = _LEADING_VERB.match(items[0])
             lead = head.group(1) if head else ""
@@ -217,6 +225,17 @@ def task_clauses(task: str) -> list[str]:
         else:
             clauses.append(part)
     return [_restore_quotes(c, phrases) for c in clauses] or [task]
+
+
+def _list_items(part: str) -> list[str]:
+    """The items of a comma list ("Select a, b, c"); a place's comma stays ("from San Jose, CA
+    to ..."), unless it ends a longer list ("Select x, Wbxdr, MH": two items)."""
+    places = _PLACE.findall(part)
+    if part.count(", ") > len(places):
+        places = [place for place in places if not part.endswith(place)]
+    for place in places:
+        part = part.replace(place, place.replace(", ", "\x01"))
+    return [item.replace("\x01", ", ") for item in part.split(", ")]
 
 
 def _opens_with_verb(clause: str) -> bool:
@@ -258,6 +277,8 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
         if index == len(clauses) - 1:
             last_op = other_plan.op
         other = other_plan.arguments
+        if index < at and "calendar_date" in other:  # a date not picked yet is still to pick
+            plan.arguments.setdefault("calendar_date", other["calendar_date"])
         # a date typed in another clause names no element here; one picked from a calendar does
         values = set(date_terms(clause)) if other_plan.op == "TYPE" else set()
         for word, weight in other.get("keyword_weights", {}).items():

@@ -59,6 +59,14 @@ def test_a_wrapper_around_one_control_and_an_icon_takes_the_ref():
     assert ref_attributes(html, "class") == ["email-reply", "email-forward"]
 
 
+def test_a_marked_wrapper_around_form_fields_is_a_form_not_a_control():
+    html = ('<body><div id="menu"><h2 id="header-book">Book Your One-Way Flight</h2>'
+            '<input type="text" id="flight-from"><input type="text" id="flight-to">'
+            '<button id="search">Search</button></div></body>')
+    assert "Book Your One-Way Flight" not in ref_texts(html)
+    assert ref_attributes(html, "id") == ["flight-from", "flight-to", "search"]
+
+
 def test_svg_shapes_with_an_id_get_refs():
     html = ('<body><svg width="100" height="100"><circle id="c1" cx="5" cy="5" r="4"/>'
             '<rect x="0" y="0" width="3" height="3"/></svg><p>Click the circle</p></body>')

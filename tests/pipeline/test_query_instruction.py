@@ -159,6 +159,33 @@ def test_a_picked_date_searches_its_month_and_the_calendar_navigation():
         assert "Prev" in [page.state.text_content(page.node_of(ref)) for ref in refs[:5]]
 
 
+def test_an_open_calendar_leads_to_the_wanted_month_then_to_the_day():
+    task = "Select 09/17/2016 as the date and hit submit."
+    december = distill(page_from_html(CALENDAR))
+    september = distill(page_from_html(CALENDAR.replace("December", "September")))
+    closed = distill(page_from_html(CALENDAR.split("<div")[0] + "</body>"))
+    for moves in (1, 2, 3, 4):  # the step count only guesses the clause: the page decides
+        arguments = query_for_step(task, [""] * moves).arguments
+        assert arguments["calendar_date"] == "2016-09-17"
+        first = [page.state.text_content(page.node_of(query_elements(page, **arguments).refs[0]))
+                 for page in (december, september)]
+        assert first == ["Prev", "17"]
+    after = query_elements(closed, **query_for_step(task, [""] * 4).arguments).refs[0]
+    assert closed.state.text_content(closed.node_of(after)) == "Submit"  # no calendar shown
+    assert "calendar_date" in query_for_step(task, []).arguments  # the date's own clause
+    before = query_for_step("Enter kim as the name and select 09/17/2016 as the date", [])
+    assert "calendar_date" not in before.arguments  # a date still to come moves nothing yet
+
+
+def test_a_place_keeps_its_comma_in_a_task():
+    from pipeline.query.instruction import task_clauses
+
+    assert task_clauses("Book the shortest flight from: San Jose, CA to: MSP on 12/23/2016") == [
+        "Book the shortest flight from: San Jose, CA to: MSP on 12/23/2016"]
+    assert task_clauses("Select BQrG, Wbxdr, MH and click Submit.") == [
+        "Select BQrG", "Select Wbxdr", "Select MH", "click Submit"]
+
+
 def test_an_ordinal_is_a_weak_position_word_not_a_name():
     plan = query_from_instruction("Click the 3rd search result")
     assert plan.arguments["keyword_weights"] == {"search": 1.0, "result": 1.0, "3": 0.25}
