@@ -22,6 +22,7 @@ from pipeline.query.filters import (
 )
 from pipeline.query.index import Entry, PageIndex
 from pipeline.query.scoring import Query, make_query
+from pipeline.query.spinners import spinner_value, spinner_weights
 
 MAX_RESULTS = 100
 _LIST_LANDMARKS = 12
@@ -61,11 +62,7 @@ def parse_criteria(index: PageIndex, args: dict[str, Any]) -> Criteria | str:
         if value:
             setattr(out, key, make_query(value, vocab))
             out.shown.append(f'{key}="{value}"')
-    weights = _weights(args.get("keyword_weights"))
-    date = _string(args.get("calendar_date"))
-    if date and weights:  # the planner's: a date to pick from a calendar the page may show
-        texts = (node.text for node in index.page.root.walk() if node.is_text)
-        weights = calendar_weights(weights, date, shown_months(texts))
+    weights = _stepped(index, args, _weights(args.get("keyword_weights")))
     for keyword, weight in weights.items():
         out.keywords.append((make_query(keyword, vocab), weight))
     if out.keywords:
@@ -91,6 +88,21 @@ def parse_criteria(index: PageIndex, args: dict[str, Any]) -> Criteria | str:
         return problem
     out.shown.extend(c.shown for c in out.constraints)
     return out
+
+
+def _stepped(index: PageIndex, args: dict[str, Any], weights: dict[str, float]) -> dict[str, float]:
+    """The planner's keyword weights for a widget stepped toward a goal the task names: the
+    month of its ``calendar_date``, the number of its ``spin_value`` (see ``dates``,
+    ``spinners``); unchanged without such a goal, or without the widget on the page."""
+    date, number = _string(args.get("calendar_date")), _string(args.get("spin_value"))
+    if date and weights:
+        texts = (node.text for node in index.page.root.walk() if node.is_text)
+        weights = calendar_weights(weights, date, shown_months(texts))
+    if number and weights:
+        values = [spinner_value(entry.node.value, entry.node.attributes) for entry in index.entries.values()
+                  if entry.node.role == "spinbutton"]
+        weights = spinner_weights(weights, number, [v for v in values if v is not None])
+    return weights
 
 
 def _scope(index: PageIndex, out: Criteria, landmark: str, heading: str) -> str | None:

@@ -11,7 +11,8 @@ listing them even when no word matches; ``prefer_pending`` (the planner's too, u
 undoes things) scales by ``DONE_SHARE`` the score of an element the page shows as already acted
 on -- a filled text field, a checked box, a selected item -- so the next field outranks the one
 just filled; ``calendar_date`` (the planner's, YYYY-MM-DD) reweighs the keywords for the month a
-calendar on the page shows (``dates.calendar_weights``); ``text``, ``name`` (matched against
+calendar on the page shows (``dates.calendar_weights``), ``spin_value`` (the planner's too) for
+the number a spinner holds (``spinners``); ``text``, ``name`` (matched against
 the visible text and accessible name only) and ``keyword_weights`` score the elements that pass
 (see ``scoring``), and an element none of them matches is left out — unless everything that
 passes the hard constraints fits in ``max_results`` (a small page, or a narrow filter): then the
@@ -81,6 +82,7 @@ def query_elements(
     prefer_role: str | None = None,
     prefer_pending: bool = False,
     calendar_date: str | None = None,
+    spin_value: str | None = None,
 ) -> QueryResult:
     index = index_for(page)
     args = {
@@ -88,7 +90,7 @@ def query_elements(
         "within_landmark": within_landmark, "near_heading": near_heading,
         "keyword_weights": keyword_weights, "max_results": max_results,
         "prefer_role": prefer_role, "prefer_pending": prefer_pending,
-        "calendar_date": calendar_date,
+        "calendar_date": calendar_date, "spin_value": spin_value,
     }  # fmt: skip
     criteria = parse_criteria(index, args)
     if isinstance(criteria, str):

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pipeline.query.dates import DATE, date_terms, month_terms, picked_date
+from pipeline.query.spinners import spin_value
 from pipeline.query.text import STOP_WORDS, words
 
 Op = Literal["CLICK", "TYPE", "SELECT"]
@@ -54,8 +55,9 @@ _ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b", re.IGNORECASE)
 _ORDINAL_WEIGHT = 0.25  # a weak cue: below any word that names the element
 
 
+_STEPPED_GOALS = ("calendar_date", "spin_value")  # a widget's goal (see ``dates``, ``spinners``)
 # query_elements arguments only the planner passes: no tool schema has them
-PLANNER_ONLY = frozenset({"prefer_role", "prefer_pending", "calendar_date"})
+PLANNER_ONLY = frozenset({"prefer_role", "prefer_pending", "calendar_date", "spin_value"})
 
 
 @dataclass(slots=True)
@@ -104,6 +106,9 @@ def query_from_instruction(
     arguments: dict[str, Any] = {"max_results": max_results}
     if date:
         arguments["calendar_date"] = date
+    number = spin_value(DATE.sub(" ", instruction)) if op != "TYPE" else None
+    if number:  # set with a spinner's arrows, if the page shows one
+        arguments["spin_value"] = number
     if weights:
         arguments["keyword_weights"] = weights
     else:  # nothing word-like ("♥♥♥"): search the quoted phrase, else the whole instruction
@@ -277,8 +282,9 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
         if index == len(clauses) - 1:
             last_op = other_plan.op
         other = other_plan.arguments
-        if index < at and "calendar_date" in other:  # a date not picked yet is still to pick
-            plan.arguments.setdefault("calendar_date", other["calendar_date"])
+        for goal in _STEPPED_GOALS if index < at else ():  # not reached yet: still to reach
+            if goal in other:
+                plan.arguments.setdefault(goal, other[goal])
         # a date typed in another clause names no element here; one picked from a calendar does
         values = set(date_terms(clause)) if other_plan.op == "TYPE" else set()
         for word, weight in other.get("keyword_weights", {}).items():

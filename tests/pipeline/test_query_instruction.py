@@ -254,3 +254,28 @@ def test_a_date_picked_from_a_calendar_takes_a_few_actions_before_the_next_claus
         assert weights["17"] == max(weights.values()), taken
     weights = query_for_step(task, [""] * 3).arguments["keyword_weights"]
     assert weights["submit"] == max(weights.values())
+
+
+SPINNER = ('<body><p><label for="spinner">Select a value:</label><span class="ui-spinner">'
+           '<input id="spinner" role="spinbutton" aria-valuenow="{now}" value="{now}">'
+           '<a role="button" class="ui-spinner-up"></a><a role="button" class="ui-spinner-down">'
+           '</a></span></p><button id="subbtn">Submit</button></body>')
+
+
+@pytest.mark.parametrize(("now", "first"), [("0", "ui-spinner-up"), ("-2", "ui-spinner-down"),
+                                            ("4", None), ("9", "ui-spinner-down")])
+def test_a_spinner_is_stepped_toward_the_tasks_number(now, first):
+    from pipeline.query.spinners import spin_value
+
+    assert spin_value("Select -6 with the spinner") == "-6"
+    assert spin_value("Select 12/09/2016 and the 3rd item") is None
+    task = "Select -4 with the spinner and hit Submit." if now == "-2" else (
+        "Select 4 with the spinner and hit Submit.")
+    page = distill(page_from_html(SPINNER.format(now=now)))
+    for moves in (0, 1, 3):
+        top = query_elements(page, **query_for_step(task, [""] * moves).arguments).refs[0]
+        node = page.state.nodes[page.node_of(top)]
+        if first is None:  # it holds the number: the task moves on
+            assert moves == 0 or node.tag == "button"
+        else:
+            assert node.attributes.get("class") == first
