@@ -14,7 +14,11 @@ its nearest twins are its own (a flat list of "Item A [Buy] Item B [Buy]"), and 
 there; when the card has no text that is its own alone, the text it shares with other cards of
 the list is used (two rows of an Odd/Even quiz showing "-5" are told apart from the row "8").
 
-    card_context(entry, parents, counts) -> "Classic Kettle 1, $87.19"
+    card_context(entry, parents, counts) -> Card("Classic Kettle 1, $87.19", "Qty")
+
+The texts of the card that repeat elsewhere are no name, but they are what several cards have in
+common -- the author of a post, a shop, a category -- so they come back apart (``Card.shared``):
+the index searches them at the lowest tier, and they are never shown ("all posts by @vel").
 """
 
 from __future__ import annotations
@@ -53,21 +57,30 @@ def is_generic(entry: Entry, counts: Counts) -> bool:
     return not entry.label or counts.labels[entry.label] > 1
 
 
+@dataclass(slots=True)
+class Card:
+    """What the element's card says: its identifying text, and the texts it shares with others."""
+
+    shown: str = ""
+    shared: str = ""
+
+
 def card_context(
     page: DistilledPage, entry: Entry, parents: dict[int, DNode], counts: Counts,
     labels: dict[int, str],
-) -> str:
-    """The identifying text near ``entry`` ("" when none is found); ``labels``: every ref's."""
+) -> Card:
+    """The identifying text near ``entry`` (empty when none is found) and the card's texts that
+    repeat elsewhere; ``labels``: every ref's."""
     heading = page.headings[entry.heading] if entry.heading is not None else None
     child = entry.dnode
     fallback = ""
     for _ in range(_CLIMB):
         parent = parents.get(id(child))
         if parent is None or parent.tag.startswith("#"):
-            return ""
+            return Card()
         around = _texts_around(page, parent, entry, counts, labels)
         if around is None:
-            return ""
+            return Card()
         pieces: list[str] = []
         if (
             heading is not None
@@ -76,16 +89,17 @@ def card_context(
         ):
             pieces.append(trim_text(heading.text, _PIECE_TEXT))
         if around.twin and fallback:  # the card below, in a list of its twins, had only this
-            return fallback
+            return Card(fallback)
         near = [t for t in (around.before[::-1] + around.after) if t not in pieces]
         pieces.extend(near[: (1 if around.twin else 2) - len(pieces)])
         if pieces:
-            return trim_text(", ".join(pieces), CONTEXT_TEXT)
+            return Card(trim_text(", ".join(pieces), CONTEXT_TEXT),
+                        trim_text(", ".join(around.repeated[:2]), CONTEXT_TEXT))
         fallback = fallback or trim_text(", ".join(around.repeated[:2]), CONTEXT_TEXT)
         if around.named_action or around.twin:
-            return "" if around.named_action else fallback
+            return Card() if around.named_action else Card(fallback)
         child = parent
-    return ""
+    return Card()
 
 
 def _inside(page: DistilledPage, container: DNode, node_id: int) -> bool:

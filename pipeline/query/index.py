@@ -122,9 +122,12 @@ def build_index(page: DistilledPage) -> PageIndex:
     labels = {ref: entry.label for ref, entry in entries.items()}
     for entry in entries.values():
         if is_generic(entry, counts) and not _holds_refs(entry.dnode):
-            entry.context = card_context(page, entry, parents, counts, labels)
-            if entry.context:
-                entry.fields.append(make_field(2, "context", entry.context))
+            card = card_context(page, entry, parents, counts, labels)
+            entry.context = card.shown
+            if card.shown:
+                entry.fields.append(make_field(2, "context", card.shown))
+            if card.shared:  # searched, never shown: what this card has in common with others
+                entry.fields.append(make_field(3, "card", card.shared))
         for item in entry.fields:
             for term in item.bag:
                 postings.setdefault(term, set()).add(entry.ref)

@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 from pipeline.query.dates import DATE, date_terms, month_terms, picked_date
 from pipeline.query.spinners import spin_value
-from pipeline.query.text import STOP_WORDS, words
+from pipeline.query.text import STOP_WORDS, handles, words
 
 Op = Literal["CLICK", "TYPE", "SELECT"]
 
@@ -98,8 +98,9 @@ def query_from_instruction(
     else:
         unquoted = DATE.sub(" ", _QUOTED.sub(" ", instruction))  # a date's parts name nothing
         describing = _after_marker(unquoted) if op != "CLICK" else unquoted
+    named = handles(describing)
     for word in words(_ORDINAL.sub(" ", describing)):
-        if word == "search" or word not in _NOT_NAMING:
+        if word == "search" or word not in _NOT_NAMING or word in named:
             weights.setdefault(word, _KEYWORD_WEIGHT)
     for number in _ORDINAL.findall(describing):
         weights.setdefault(number, _ORDINAL_WEIGHT)

@@ -4,6 +4,7 @@
     terms("signInButton")       -> ("sign", "button")        camelCase split ("in" is a stop-word)
     terms("rowItem3 V8WJY")     -> ("row", "item", "3", "v8wjy")  an index split off, a code whole
     joined("Sign in")           -> ("signin",)               glued pairs: "signin" ~ "Sign in"
+    terms("posts by @at")       -> ("post", "at")            a handle is a name, never a stop-word
 
 No NLTK data is downloaded: words come from a regex, stems from ``nltk.stem.PorterStemmer``
 (cached per word, so a page's vocabulary is stemmed once per process).
@@ -71,6 +72,7 @@ _INDEXED = re.compile(r"[a-z]+(?:[A-Z][a-z]+)+\d+")
 _ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)", re.IGNORECASE)
 # an id or class with an index ("tt3", "ch4", "item12"): its word and its number, for attributes
 _WORD_INDEX = re.compile(r"([^\W\d_]+)(\d+)")
+_HANDLE = re.compile(r"(?<!\w)@(\w+)")
 _STEMMER = PorterStemmer()
 
 
@@ -94,6 +96,11 @@ def words(text: str) -> list[str]:
     return [w.lower() for w in found]
 
 
+def handles(text: str) -> frozenset[str]:
+    """The lower-case names written as handles ("@at"): names, even when a stop-word's letters."""
+    return frozenset(h.lower() for h in _HANDLE.findall(text)) if "@" in text else frozenset()
+
+
 def is_code(word: str) -> bool:
     """Letters and digits mixed in one word: "V8WJY", "ky7", "2nd" (not "87.19", not "cart")."""
     return not word.isalpha() and any(c.isalpha() for c in word)
@@ -103,7 +110,7 @@ def is_code(word: str) -> bool:
 def analyse(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """``(terms(text), joined(text))`` in one pass, cached: pages repeat their texts a lot."""
     raw = words(text)
-    kept = [w for w in raw if w not in STOP_WORDS] or raw
+    kept = [w for w in raw if w not in STOP_WORDS or w in handles(text)] or raw
     alpha = [w for w in raw if not w[0].isdigit()]
     return tuple(stem(w) for w in kept), tuple(a + b for a, b in pairwise(alpha))
 

@@ -132,6 +132,24 @@ def test_the_card_context_is_searchable():
     assert result.refs[0] == 49 and result.hits[0].field == "context"
 
 
+def test_what_cards_share_is_searched_but_not_shown():
+    posts = "".join(
+        f'<div class="media"><div class="details"><span class="name">{name}</span>'
+        f'<span class="username">@{handle}</span></div><div class="body">{body}</div>'
+        '<div class="controls"><button class="reply" aria-label="Reply"></button>'
+        '<button class="like" aria-label="Like"></button></div></div>'
+        for name, handle, body in [("Pier", "at", "Auctor eget."), ("Wally", "ut", "Vitae nec."),
+                                   ("Pier", "at", "Libero fermentum."),
+                                   ("Wally", "ut", "Semper a.")])
+    page = distill(page_from_html(f"<body>{posts}</body>"))
+    plan = query_from_instruction('Click the "Like" button on all posts by @at')
+    assert plan.arguments["keyword_weights"]["at"] == 1.0  # a handle, not the stop-word
+    result = query_elements(page, **plan.arguments)
+    cards = [index_for(page).entries[ref].context for ref in result.refs[:2]]
+    assert cards == ["Auctor eget.", "Libero fermentum."]  # the posts by @at, their own text
+    assert "@at" not in result.text  # shared by several cards: searched, never shown
+
+
 def test_text_scoring_prefers_visible_text_over_attributes():
     result = query_elements(fixture("shop.html"), text="search")
     assert result.refs[:2] == [3, 2]  # button text beats the input's type/placeholder
