@@ -46,6 +46,7 @@ class Criteria:
     shown: list[str] = field(default_factory=list)  # every criterion as it reads in messages
     prefer: Constraint | None = None  # a role that adds PREFER_BONUS instead of filtering
     pending: bool = False  # elements the page shows as done (filled, checked) rank lower
+    ordinal: int = 0  # the planner's "3rd": the third of the matched elements alike leads
 
     @property
     def scored(self) -> bool:
@@ -72,6 +73,8 @@ def parse_criteria(index: PageIndex, args: dict[str, Any]) -> Criteria | str:
         out.prefer = Constraint("prefer_role", f"preferring role={prefer}", role_test(prefer))
         out.shown.append(out.prefer.shown)
     out.pending = bool(args.get("prefer_pending"))
+    ordinal = args.get("ordinal")
+    out.ordinal = ordinal if isinstance(ordinal, int) and ordinal > 0 else 0
     role = _string(args.get("role"))
     if role:
         out.constraints.append(Constraint("role", f"role={role}", role_test(role)))

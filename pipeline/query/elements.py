@@ -12,7 +12,8 @@ undoes things) scales by ``DONE_SHARE`` the score of an element the page shows a
 on -- a filled text field, a checked box, a selected item -- so the next field outranks the one
 just filled; ``calendar_date`` (the planner's, YYYY-MM-DD) reweighs the keywords for the month a
 calendar on the page shows (``dates.calendar_weights``), ``spin_value`` (the planner's too) for
-the number a spinner holds (``spinners``); ``text``, ``name`` (matched against
+the number a spinner holds (``spinners``), and ``ordinal`` (the planner's "3rd") leads with
+that one of the largest set of matched elements alike (same tag and class); ``text``, ``name`` (matched against
 the visible text and accessible name only) and ``keyword_weights`` score the elements that pass
 (see ``scoring``), and an element none of them matches is left out — unless everything that
 passes the hard constraints fits in ``max_results`` (a small page, or a narrow filter): then the
@@ -43,6 +44,7 @@ NEAREST = 5  # elements listed by spelling when a query on a large page matched 
 NEAREST_CUTOFF = 50.0
 PREFER_BONUS = 0.6  # what ``prefer_role`` adds: less than an exact match of an accessible name
 DONE_SHARE = 0.25  # what ``prefer_pending`` leaves of a done element's score
+ORDINAL_LEAD = 0.5  # how far the planner's ``ordinal`` puts its element above every other hit
 
 
 @dataclass(slots=True)
@@ -83,6 +85,7 @@ def query_elements(
     prefer_pending: bool = False,
     calendar_date: str | None = None,
     spin_value: str | None = None,
+    ordinal: int | None = None,
 ) -> QueryResult:
     index = index_for(page)
     args = {
@@ -90,7 +93,7 @@ def query_elements(
         "within_landmark": within_landmark, "near_heading": near_heading,
         "keyword_weights": keyword_weights, "max_results": max_results,
         "prefer_role": prefer_role, "prefer_pending": prefer_pending,
-        "calendar_date": calendar_date, "spin_value": spin_value,
+        "calendar_date": calendar_date, "spin_value": spin_value, "ordinal": ordinal,
     }  # fmt: skip
     criteria = parse_criteria(index, args)
     if isinstance(criteria, str):
@@ -176,9 +179,25 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
                 hit.score = round(hit.score * DONE_SHARE, 4)
             if hit is not None:
                 hits.append(hit)
+    if criteria.ordinal:
+        _lead_nth_alike(index, hits, criteria.ordinal)
     if queries or prefer is not None:
         hits.sort(key=lambda h: (-h.score, h.ref))
     return hits
+
+
+def _lead_nth_alike(index: PageIndex, hits: list[Hit], nth: int) -> None:
+    """Put the ``nth`` (in page order) of the largest set of matched elements alike -- the same
+    tag and class, as a list's results are -- above every hit: "the 3rd search result" is a
+    position among the results, not the word "3". Nothing changes when no set is that long."""
+    alike: dict[tuple[str, str], list[Hit]] = {}
+    for hit in sorted((h for h in hits if h.score > 0), key=lambda h: h.ref):
+        node = index.entries[hit.ref].node
+        alike.setdefault((node.tag, node.attributes.get("class", "")), []).append(hit)
+    long_enough = [group for group in alike.values() if len(group) >= nth]
+    if long_enough:
+        chosen = max(long_enough, key=len)[nth - 1]
+        chosen.score = round(max(h.score for h in hits) + ORDINAL_LEAD, 4)
 
 
 def _score(entry: Entry, text, name, keywords) -> Hit | None:

@@ -53,11 +53,14 @@ _MONTH_WEIGHT = 0.5  # a date's month name and a calendar's prev/next: maybe on 
 # "the 3rd result": a position, which an element may also carry as its label (tab "3", "input 3")
 _ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b", re.IGNORECASE)
 _ORDINAL_WEIGHT = 0.25  # a weak cue: below any word that names the element
+# "to the 2nd position": where something goes, not which of several to act on
+_DESTINATION = re.compile(r"\b(?:to|into|onto)\s+(?:the\s+)?\d+(?:st|nd|rd|th)\b", re.IGNORECASE)
 
 
 _STEPPED_GOALS = ("calendar_date", "spin_value")  # a widget's goal (see ``dates``, ``spinners``)
 # query_elements arguments only the planner passes: no tool schema has them
-PLANNER_ONLY = frozenset({"prefer_role", "prefer_pending", "calendar_date", "spin_value"})
+PLANNER_ONLY = frozenset({"prefer_role", "prefer_pending", "calendar_date", "spin_value",
+                          "ordinal"})
 
 
 @dataclass(slots=True)
@@ -87,6 +90,9 @@ def query_from_instruction(
             _KEYWORD_WEIGHT)  # another value ("... and the password "x""): a word, not the name
         for word in words(phrase):
             weights[word] = max(weights.get(word, 0.0), weight)
+    if op == "SELECT":  # a custom dropdown lists the option as an item, a native one as text
+        for word in words(DATE.sub(" ", value)):  # (a date: the calendar's day, below)
+            weights.setdefault(word, _KEYWORD_WEIGHT)
     for word in date_terms(instruction):  # a calendar shows the day of "12/09/2016" as "9"
         weights.setdefault(word, _KEYWORD_WEIGHT)
     date = picked_date(instruction) if op != "TYPE" else None
@@ -104,9 +110,12 @@ def query_from_instruction(
             weights.setdefault(word, _KEYWORD_WEIGHT)
     for number in _ORDINAL.findall(describing):
         weights.setdefault(number, _ORDINAL_WEIGHT)
+    position = _ORDINAL.search(_DESTINATION.sub(" ", describing))
     arguments: dict[str, Any] = {"max_results": max_results}
     if date:
         arguments["calendar_date"] = date
+    if position and int(position.group(1)) > 0:  # "the 3rd search result": of several alike
+        arguments["ordinal"] = int(position.group(1))
     number = spin_value(DATE.sub(" ", instruction)) if op != "TYPE" else None
     if number:  # set with a spinner's arrows, if the page shows one
         arguments["spin_value"] = number

@@ -17,8 +17,8 @@ from pipeline.report.page_set import FIXTURE_DIR
         ('Enter "Kelly" into the username field', "TYPE", "Kelly", {"username": 1.0}, "textbox"),
         ("Type Kelly in the name box", "TYPE", "Kelly", {"name": 1.0}, "textbox"),
         ("Search for coffee grinders", "TYPE", "coffee grinders", {"search": 1.0}, "textbox"),
-        ("Select France from the country dropdown", "SELECT", "France", {"country": 1.0},
-         "combobox"),
+        ("Select France from the country dropdown", "SELECT", "France",
+         {"france": 1.0, "country": 1.0}, "combobox"),  # the option a custom list shows
         ('Click on the "ok" button.', "CLICK", "", {"ok": 3.0}, None),
         ("Put the Compact Kettle 3 in my basket", "CLICK", "",
          {"compact": 1.0, "kettle": 1.0, "3": 1.0, "basket": 1.0}, None),
@@ -279,3 +279,20 @@ def test_a_spinner_is_stepped_toward_the_tasks_number(now, first):
             assert moves == 0 or node.tag == "button"
         else:
             assert node.attributes.get("class") == first
+
+
+def test_an_ordinal_picks_that_one_of_the_results_alike():
+    results = "".join(f'<div><a href="#" class="search-title">{name}</a><div>{name}.com</div>'
+                      f"<p>About {name}</p></div>"
+                      for name in ("Jess", "Michel", "Kenda", "Dannie"))
+    page = distill(page_from_html(
+        '<body><input id="search-text"><button id="search">Search</button>'
+        f'{results}<ul class="pagination"><li><a href="#">2</a></li><li><a href="#">3</a></li>'
+        "</ul></body>"))
+    task = 'Use the textbox to enter "Kenda" and press "Search", then click the 3rd search result.'
+    plan = query_for_step(task, ["typed", "searched"])
+    assert plan.arguments["ordinal"] == 3
+    top = query_elements(page, **plan.arguments).refs[0]
+    assert page.state.text_content(page.node_of(top)) == "Kenda"
+    drag = query_from_instruction("Drag Marji to the 2nd position.")
+    assert "ordinal" not in drag.arguments  # where it goes, not which one
