@@ -93,7 +93,8 @@ def parse_criteria(index: PageIndex, args: dict[str, Any]) -> Criteria | str:
     return out
 
 
-def _stepped(index: PageIndex, args: dict[str, Any], weights: dict[str, float]) -> dict[str, float]:
+def _stepped(index: PageIndex, args: dict[str, Any],
+             weights: dict[str, float]) -> dict[str, float]:
     """The planner's keyword weights for a widget stepped toward a goal the task names: the
     month of its ``calendar_date``, the number of its ``spin_value`` (see ``dates``,
     ``spinners``); unchanged without such a goal, or without the widget on the page."""
@@ -102,8 +103,8 @@ def _stepped(index: PageIndex, args: dict[str, Any], weights: dict[str, float]) 
         texts = (node.text for node in index.page.root.walk() if node.is_text)
         weights = calendar_weights(weights, date, shown_months(texts))
     if number and weights:
-        values = [spinner_value(entry.node.value, entry.node.attributes) for entry in index.entries.values()
-                  if entry.node.role == "spinbutton"]
+        values = [spinner_value(entry.node.value, entry.node.attributes)
+                  for entry in index.entries.values() if entry.node.role == "spinbutton"]
         weights = spinner_weights(weights, number, [v for v in values if v is not None])
     return weights
 

@@ -5,11 +5,12 @@
 
 A spinner (ARIA ``spinbutton``: jQuery UI's, a number input) is set by pressing its up or down
 arrow until it holds the number. The task names only the goal; the page shows the spinner's
-value (its live value, ``aria-valuenow`` or ``value``). The instruction planner passes the clause's number as
-``spin_value`` (an argument only the planner gives ``query_elements``) and the query engine,
-which sees the page, puts the arrow toward it above every other word (``LEAD``) while the value
-differs -- the arrows' class or label says "up" / "down" (``ui-spinner-up``, "Increment") -- and
-leaves the words alone once it holds the number, or where the page shows no spinner.
+value (its live value, ``aria-valuenow`` or ``value``). The instruction planner passes the
+clause's number as ``spin_value`` (an argument only the planner gives ``query_elements``) and
+the query engine, which sees the page, puts the arrow toward it above every other word while
+the value differs -- the arrows' class or label says "up" / "down" (``ui-spinner-up``,
+"Increment") -- and leaves the words alone once it holds the number, or where the page shows no
+spinner.
 """
 
 from __future__ import annotations
