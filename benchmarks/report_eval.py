@@ -203,10 +203,11 @@ def eval_sections(results: dict[str, dict[str, Any] | None]) -> list[str]:
                         "eval_browsergym_engine")
     out += eval_section("BrowserGym MiniWoB benchmark: the engine's planner alone (no model)",
                         results.get("eval_browsergym_planner"), "eval_browsergym_planner")
-    out += eval_section("BrowserGym MiniWoB benchmark, round 1: the demo's records and steps "
-                        "trained in query_only mode", results.get("eval_browsergym_demo"),
+    out += eval_section("BrowserGym MiniWoB benchmark, rounds 1-2 (the first 190 episodes): the "
+                        "demo's records and steps trained in query_only mode",
+                        results.get("eval_browsergym_demo"),
                         "eval_browsergym_demo")
-    out += eval_section("BrowserGym MiniWoB benchmark, round 1: the same records and steps "
-                        "trained in planned mode (the planner's candidates in the prompt)",
+    out += eval_section("BrowserGym MiniWoB benchmark, all five rounds: the same records and "
+                        "steps trained in planned mode (the planner's candidates in the prompt)",
                         results.get("eval_browsergym_planned"), "eval_browsergym_planned")
     return out + agent_section(results.get("agent"))
