@@ -44,10 +44,9 @@ def test_the_tiny_chain_runs_end_to_end_and_skips_what_is_up_to_date(tmp_path):
         manifest = json.loads((out / folder / "chain_stage.json").read_text())
         assert manifest["stage"] == stage and manifest["status"] == "complete" and manifest["key"]
     results = json.loads((out / "eval" / "results.json").read_text())
-    assert set(results["runs"]) == {"oracle/query_only", "random/query_only",
-                                    "checkpoint/query_only"}
+    assert set(results["runs"]) == {"oracle/planned", "random/planned", "checkpoint/planned"}
     report = (out / "report" / "report.md").read_text()
-    assert "## Dataset" in report and "## Training" in report and "checkpoint/query_only" in report
+    assert "## Dataset" in report and "## Training" in report and "checkpoint/planned" in report
 
     started = time.perf_counter()
     again = chain(config)
