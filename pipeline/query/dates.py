@@ -3,7 +3,7 @@
     date_terms("Select 12/09/2016 as the date")       -> ["9"]                 the day cell
     month_terms("Select 12/09/2016 as the date")      -> ["december", "prev", "previous", "next"]
     picked_date("Select 12/09/2016 as the date")      -> "2016-12-09"
-    calendar_weights(weights, "2016-12-09", page)     -> the weights for the calendar on screen
+    calendar_weights(weights, "2016-12-09", [(2016, 11)])  -> "next" leads: November is shown
 
 A task writes a date as numbers ("12/09/2016", month first as US tasks do); a calendar shows its
 day without the leading zero, the month by name, and reaches another month through its

@@ -14,8 +14,8 @@ just filled; ``calendar_date`` (the planner's, YYYY-MM-DD) reweighs the keywords
 calendar on the page shows (``dates.calendar_weights``), ``spin_value`` (the planner's too) for
 the number a spinner holds (``spinners``), and ``ordinal`` (the planner's "3rd") leads with
 that one of the largest set of matched elements alike (same tag and class); ``text``, ``name``
-(matched against the visible text and accessible name only) and ``keyword_weights`` score the elements that pass
-(see ``scoring``), and an element none of them matches is left out — unless everything that
+(matched against the visible text and accessible name only) and ``keyword_weights`` score the
+elements that pass (see ``scoring``), and an element none of them matches is left out — unless everything that
 passes the hard constraints fits in ``max_results`` (a small page, or a narrow filter): then the
 unmatched rest follows the matches under its own line, so the model sees the whole (short) list
 instead of a dead end; on a larger page a query that matched nothing lists the few elements whose

@@ -51,10 +51,11 @@ _FAR_CONTEXT_WEIGHT = 0.25  # any other clause's
 _QUOTED_WEIGHT = 3.0
 _MONTH_WEIGHT = 0.5  # a date's month name and a calendar's prev/next: maybe on the way
 # "the 3rd result": a position, which an element may also carry as its label (tab "3", "input 3")
-_ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b", re.IGNORECASE)
+_ORDINAL_TEXT = r"\b(\d+)(?:st|nd|rd|th)\b"
+_ORDINAL = re.compile(_ORDINAL_TEXT, re.IGNORECASE)
 _ORDINAL_WEIGHT = 0.25  # a weak cue: below any word that names the element
 # "to the 2nd position": where something goes, not which of several to act on
-_DESTINATION = re.compile(r"\b(?:to|into|onto)\s+(?:the\s+)?\d+(?:st|nd|rd|th)\b", re.IGNORECASE)
+_DESTINATION = re.compile(rf"\b(?:to|into|onto)\s+(?:the\s+)?{_ORDINAL_TEXT}", re.IGNORECASE)
 
 
 _STEPPED_GOALS = ("calendar_date", "spin_value")  # a widget's goal (see ``dates``, ``spinners``)
@@ -116,7 +117,7 @@ def query_from_instruction(
         arguments["calendar_date"] = date
     if position and int(position.group(1)) > 0:  # "the 3rd search result": of several alike
         arguments["ordinal"] = int(position.group(1))
-    number = spin_value(DATE.sub(" ", instruction)) if op != "TYPE" else None
+    number = spin_value(instruction) if op != "TYPE" else None  # (never a date's part)
     if number:  # set with a spinner's arrows, if the page shows one
         arguments["spin_value"] = number
     if weights:
