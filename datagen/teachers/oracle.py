@@ -8,14 +8,19 @@ Flow of one step (every random choice from the step's rng, so a seed fixes the t
 1. ``full`` mode, ``planned`` when the step's candidates (or the text fields the overview
    lists) show the target, or ``hybrid`` when the outline shows it (with ``hybrid_direct``):
    act directly on the ref the page shows.
-2. Sometimes a preface: ``get_page_summary`` (``summary_prob``) or ``get_region`` of a
+2. When the step types a value the model has not read (a table's cell, the text
+   under the task), first the text of the smallest region that shows it (``get_region`` with
+   ``content_type="text"``, at most ``region_max_refs`` elements), so no turn teaches a student
+   to write a value it cannot see; a value no region shows stays unread, and the verifier
+   rejects it (``ungrounded_value``).
+3. Sometimes a preface: ``get_page_summary`` (``summary_prob``) or ``get_region`` of a
    landmark the task names (``region_prob``).
-3. The first query in a template picked by the rng (see ``oracle_queries``), run on the real
+4. The first query in a template picked by the rng (see ``oracle_queries``), run on the real
    engine; it may miss, and then stays in the conversation as a miss.
-4. After a miss, the first refinement that finds the target (checked on the engine before it is
+5. After a miss, the first refinement that finds the target (checked on the engine before it is
    written), else a last resort: read the text of the smallest landmark holding the target,
    then query the words read there. At most ``max_queries`` queries are written.
-5. The action (click / type / select with the step's value) on the best-ranked target of the
+6. The action (click / type / select with the step's value) on the best-ranked target of the
    last result. If nothing found it, the action goes to the top result and ``meta.found`` is
    false: the verifier rejects it.
 
@@ -41,8 +46,9 @@ from datagen.records import Mode, Step, Trajectory
 from datagen.teachers import rationale
 from datagen.teachers.base import make_trajectory, target_refs
 from datagen.teachers.oracle_queries import TEMPLATES, Cues, cues, first_query, refinements
+from datagen.verify.grounding import value_grounded
 from pipeline.agent.conversation import Conversation
-from pipeline.agent.execute import ToolResult
+from pipeline.agent.execute import ToolResult, execute_offline
 from pipeline.agent.observe import without_tool_list
 from pipeline.agent.progress import PreviousStep
 from pipeline.distill.model import DistilledPage
@@ -135,6 +141,7 @@ class _Run:
         # what a student reads: the user turn without the tool list (cut when training renders
         # it); its descriptions' words ("close a dialog", "submit a form") are no page's labels
         self.seen = without_tool_list(self.convo.observation)
+        self._read_value()
         shown = [ref for ref in self.targets if f"[{ref}]" in self.seen]
         direct = mode in ("full", "planned") or (
             mode == "hybrid" and self.rng.random() < self.config.hybrid_direct)
@@ -165,6 +172,23 @@ class _Run:
         guess = self.last.refs[0] if self.last and self.last.refs else None
         if guess is not None:
             self._act(guess, "guess")
+
+    def _read_value(self) -> None:
+        """Read the text of the smallest region showing the step's value, when the step types
+        it and nothing read so far shows it."""
+        operation = self.step.operation
+        if operation.op != "TYPE" or value_grounded(operation.value, self.seen):
+            return
+        small = [lm for lm in self.page.landmarks if len(lm.refs) <= self.config.region_max_refs]
+        names = [landmark_spec(lm) for lm in sorted(small, key=lambda lm: len(lm.refs))]
+        if len(self.page.refs) <= self.config.region_max_refs:
+            names.append("PAGE")
+        for name in names:
+            call = make_call("get_region", landmark=name, content_type="text")
+            if value_grounded(operation.value, execute_offline(call, self.page).text):
+                self._read(call, rationale.read_value(name, operation.op))
+                self.meta["read"] = name
+                return
 
     def _preface(self) -> None:
         draw = self.rng.random()

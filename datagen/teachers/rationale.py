@@ -84,6 +84,12 @@ def region_intent(landmark: str, content_type: str, rng: random.Random, fallback
     ])
 
 
+def read_value(landmark: str, op: str) -> str:
+    """Before typing a value the task does not give: one wording, its first word
+    the student's choice to read rather than act."""
+    return f"Reading the text of {landmark} for the value to {op.lower()}."
+
+
 def act(page: DistilledPage, ref: int, op: str, value: str, source: str,
         rng: random.Random) -> str:
     """The rationale of the final action; ``source`` is "result", "page" or "guess". It names

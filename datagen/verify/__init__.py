@@ -4,7 +4,7 @@
                   place, the conversation ends with its one action          (format_stage)
     2 execution   the queries re-run on the step's page give the recorded results, the target is
                   retrieved in the top k, the action was shown, hits a positive, matches the
-                  step's operation and value                               (execution_stage)
+                  step's operation and value, typed text the model read      (execution_stage)
     3 semantic    an LLM judge says the calls follow from the task          (semantic_stage)
 
     from datagen.verify import VerifyConfig, verify, verify_batch, make_judge
@@ -52,7 +52,7 @@ def verify(trajectory: Trajectory, step: Step, page: DistilledPage, config: Veri
 def verify_batch(items: Sequence[Item], config: VerifyConfig,
                  judge: Judge | None = None) -> list[Trajectory]:
     """Verify many trajectories; the judge sees all stage-3 prompts in one batch."""
-    staged = [_deterministic(trajectory, step, page, config.top_k)
+    staged = [_deterministic(trajectory, step, page, config)
               for trajectory, step, page in items]
     waiting = [i for i, (_, _, conversation) in enumerate(staged) if conversation is not None]
     if waiting and judge is None and config.judge.kind != "off":
@@ -74,12 +74,13 @@ def verify_batch(items: Sequence[Item], config: VerifyConfig,
 
 
 def _deterministic(trajectory: Trajectory, step: Step, page: DistilledPage,
-                   top_k: int) -> tuple[Verdict, Verdict, Conversation | None]:
+                   config: VerifyConfig) -> tuple[Verdict, Verdict, Conversation | None]:
     """Stages 1 and 2; the conversation is returned only when both passed."""
     form, conversation = check_format(trajectory.messages)
     if conversation is None:
         return form, Verdict("execution", "skipped", EARLIER_FAILED), None
-    execution = check_execution(conversation, step, page, trajectory.mode, top_k)
+    execution = check_execution(conversation, step, page, trajectory.mode, config.top_k,
+                                config.grounded_values)
     return form, execution, conversation if execution.status == "pass" else None
 
 

@@ -3,6 +3,7 @@ as the ``verify:`` block of a datagen YAML::
 
     verify:
       top_k: 10              # the target must come back within a query's top k
+      grounded_values: true  # typed text must appear in what the model read
       judge:
         kind: local          # off | openai | local
         model: null          # local: HF folder, hub id or .gguf (null: SmolLM2-135M-Instruct)
@@ -47,6 +48,7 @@ class JudgeConfig:
 @dataclass(slots=True)
 class VerifyConfig:
     top_k: int = 10
+    grounded_values: bool = True  # reject typed text the task and the screen never show
     judge: JudgeConfig = field(default_factory=JudgeConfig)
 
     def validate(self) -> list[str]:

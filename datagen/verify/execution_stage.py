@@ -5,13 +5,14 @@ DistilledPage, and its recorded tool result must equal the fresh one. The target
 ref) must come back within the top ``k`` of at least one query -- in ``hybrid``/``full`` mode the
 observation may show it instead. The final action must act on a ref the model was shown (in a tool
 result or the observation; a model must not guess indices), resolve to a positive, and match the
-step's operation and value.
+step's operation and value -- typed text the model could write from what it read: the task, the
+observation or a tool result (``grounding``; ``grounded_values=False`` lets any text pass).
 
     verdict = check_execution(conversation, step, page, mode="query_only", top_k=10)
 
 Reason codes, in the order they are checked: ``stale_tool_result``, ``no_positive``,
 ``wrong_operation``, ``unknown_ref``, ``unseen_ref``, ``target_not_retrieved``,
-``wrong_element``, ``wrong_value``.
+``wrong_element``, ``wrong_value``, ``ungrounded_value``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ import re
 
 from datagen.records import Mode, Operation, Step, Verdict
 from datagen.verify.format_stage import Conversation
+from datagen.verify.grounding import value_grounded
 from pipeline.agent.execute import execute_offline
+from pipeline.agent.observe import without_tool_list
 from pipeline.agent.progress import HEAD as EFFECT_HEAD
 from pipeline.distill.model import DistilledPage
 from pipeline.tools import ToolCall
@@ -34,10 +37,27 @@ _CALL_FOR_ORIGINAL_OP = {"HOVER": "hover", "SCROLL": "scroll", "DRAG": "drag", "
 
 
 def check_execution(conversation: Conversation, step: Step, page: DistilledPage, mode: Mode,
-                    top_k: int = 10) -> Verdict:
+                    top_k: int = 10, grounded_values: bool = True) -> Verdict:
     """The stage-2 verdict for a conversation that passed stage 1."""
     reason = _first_problem(conversation, step, page, mode, top_k)
+    if reason is None and grounded_values:
+        reason = ungrounded_value(conversation)
     return Verdict("execution", "fail", reason) if reason else Verdict("execution", "pass")
+
+
+def ungrounded_value(conversation: Conversation) -> str | None:
+    """Why the final ``type`` writes text the model never read (None: it read it, or the action
+    writes no free text -- a select can only choose one of the element's options)."""
+    action = conversation.final.call
+    value = action.arguments.get("text") if action.name == "type" else None
+    if not isinstance(value, str):
+        return None
+    read = "\n".join([without_tool_list(conversation.user),
+                      *(turn.result or "" for turn in conversation.queries)])
+    if value_grounded(value, read):
+        return None
+    return (f"ungrounded_value: type writes {value!r}, which neither the task nor "
+            "the observation nor a tool result shows")
 
 
 def _first_problem(conversation: Conversation, step: Step, page: DistilledPage, mode: Mode,

@@ -159,7 +159,7 @@ def _build(tmp_path, *overrides: str) -> dict:
     tasks = [_task("miniwob-enter-text-s0", "enter-text",
                    'Enter "ada@example.com" into the text field and press Submit.'),
              _task("miniwob-click-checkboxes-s0", "click-checkboxes",
-                   "Select Find and click Submit."),
+                   "Select Find, sign in as ada@example.com and click Submit."),
              _task("miniwob-click-tab-2-s0", "click-tab-2",
                    'Enter "ada@example.com" into the text field and press Submit.')]
     write_tasks(tmp_path / "dump/train/miniwob_0.json", tasks)

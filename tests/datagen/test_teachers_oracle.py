@@ -351,3 +351,51 @@ def test_canonical_searches_a_field_the_task_names_by_its_row_label():
     first, action = _calls(propose(step, login, teacher=CANONICAL))
     assert first["arguments"] == {"text": "password", "role": "textbox"}
     assert action["arguments"] == {"index": password, "text": "x7"}
+
+
+def _read_table_page():
+    from pipeline.distill import distill
+    from pipeline.html.source import page_from_html
+
+    state = page_from_html(
+        '<div id="query">Enter the value of Color into the text field and press Submit.</div>'
+        '<div id="area"><table><tr><th>Gender</th><td>Male</td></tr><tr><th>Color</th>'
+        '<td>gray</td></tr></table><div id="form"><input type="text" id="tt">'
+        '<button id="subbtn">Submit</button></div></div>',
+        "http://miniwob.test/read-table.html")
+    for node in state.nodes:  # as a recorded page has them
+        node.backend_id = 1000 + node.id
+    return distill(state)
+
+
+@pytest.mark.parametrize("mode", ["planned", "query_only"])
+def test_a_value_only_the_page_text_shows_is_read_before_it_is_typed(mode):
+    """The task names a row, the table holds the value: the teacher reads the page's text
+    first, so the turn that types "gray" follows a result showing it, and the verifier passes
+    it; without the read, the same typing is rejected as ungrounded."""
+    table = _read_table_page()
+    field = ref_of(table, "tt")
+    step = make_step(table, [field], "Enter the value of Color into the text field and press "
+                     "Submit.", "TYPE", "gray")
+    trajectory = propose(step, table, mode, teacher=CANONICAL)
+    calls = _calls(trajectory)
+    assert calls[0] == {"name": "get_region",
+                        "arguments": {"landmark": "PAGE", "content_type": "text"}}
+    assert trajectory.messages[2]["content"] == "Reading the text of PAGE for the value to type."
+    assert "Color\ngray" in trajectory.messages[3]["content"]
+    assert calls[-1]["arguments"] == {"index": field, "text": "gray"}
+    assert json.loads(json.dumps(trajectory.meta))["read"] == "PAGE"
+    conversation = check_format(trajectory.messages)[1]
+    assert check_execution(conversation, step, table, mode).status == "pass"
+
+    unread = [m for i, m in enumerate(trajectory.messages) if i not in (2, 3)]
+    verdict = check_execution(check_format(unread)[1], step, table, mode)
+    assert verdict.status == "fail" and verdict.reason.startswith(
+        "ungrounded_value: type writes 'gray'")
+
+
+def test_a_value_the_task_gives_is_typed_without_reading():
+    table = _read_table_page()
+    step = make_step(table, [ref_of(table, "tt")], 'Enter "Male" into the text field.', "TYPE",
+                     "Male")
+    assert "read" not in propose(step, table, "planned", teacher=CANONICAL).meta

@@ -167,3 +167,14 @@ def test_planned_target_may_come_from_the_candidates_or_the_last_actions_effect(
         messages[1]["content"] = (f"{head}\nLast action's effect: 1 new: [{submit}]<button>"
                                   f"Create account</button>.\nCurrent page:\n{page_part}")
     assert run(page, step, calls, mode="planned", edit=effect_only).status == "pass"
+
+
+def test_typed_text_nobody_showed_is_ungrounded(page):
+    """The right field, the right value, but neither the task nor a result shows the value: a
+    student trained on it learns to invent text. With the check off it passes."""
+    step = make_step(page, "full-name", "TYPE", "Ada Lovelace", task="Sign up for a new account")
+    verdict = run(page, step, good_signup_calls(page))
+    assert_fails(verdict, "ungrounded_value")
+    assert "'Ada Lovelace'" in verdict.reason
+    parsed = check_format(conversation(page, step, good_signup_calls(page)))[1]
+    assert check_execution(parsed, step, page, "query_only", grounded_values=False).status == "pass"

@@ -58,7 +58,8 @@ def test_a_failed_stage_skips_the_later_ones(page, step):
 def test_judge_prompt_is_compact_and_names_the_element(page, step):
     conversation = check_format(trajectory(page, step, good_signup_calls(page)).messages)[1]
     prompt = judge_prompt(conversation, step, page, JudgeConfig(result_lines=2))
-    assert prompt.startswith("Task: Sign up for a new account\nPrevious actions:\n- [textbox]")
+    assert prompt.startswith("Task: Sign up for a new account as Ada Lovelace\nPrevious actions:"
+                             "\n- [textbox]")
     assert '1. query_elements({"text": "full name", "role": "textbox"})' in prompt
     assert "... (" in prompt and "more lines)" in prompt  # results cut to two lines
     assert 'Final action: type({"index": 6, "text": "Ada Lovelace"})' in prompt

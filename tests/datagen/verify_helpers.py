@@ -37,7 +37,7 @@ def backend_of(page: DistilledPage, element_id: str) -> int:
 
 
 def make_step(page: DistilledPage, target: str, op: str = "CLICK", value: str = "",
-              task: str = "Sign up for a new account", original_op: str | None = None) -> Step:
+              task: str = "Sign up for a new account as Ada Lovelace", original_op: str | None = None) -> Step:
     return Step(step_id="t:1", task=task, history=["[textbox]  Email -> TYPE: a@b.c"],
                 positives=[backend_of(page, target)],
                 operation=Operation(op, value, original_op or op), source="miniwob",
