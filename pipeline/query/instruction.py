@@ -35,7 +35,7 @@ from pipeline.query.text import STOP_WORDS, handles, words
 Op = Literal["CLICK", "TYPE", "SELECT"]
 
 _QUOTED = re.compile(r"[\"“”‘’]([^\"“”‘’]+)[\"“”‘’]|(?<!\w)'([^']+)'(?!\w)")
-_TYPE_VERBS = frozenset({"type", "enter", "fill", "write", "input", "search"})
+_TYPE_VERBS = frozenset({"type", "enter", "fill", "write", "input", "search", "paste"})
 _SELECT_VERBS = frozenset({"select", "choose", "pick"})
 _CLICK_VERBS = frozenset({"click", "tap", "press", "open", "go", "check", "uncheck", "toggle"})
 _ACTION_WORDS = frozenset(
@@ -211,7 +211,8 @@ _EVERY_ACTIONS = 3  # unknown: a few
 _UNDOING_VERBS = frozenset({"uncheck", "untick", "deselect", "unselect", "clear", "erase",
                             "empty", "reset", "unmark", "unstar"})
 # Verbs of a clause that may only say what to work out, not what to act on.
-_EXPLORING_VERBS = frozenset({"find", "solve", "navigate", "look", "read", "figure", "scroll"})
+_EXPLORING_VERBS = frozenset(
+    {"find", "solve", "navigate", "look", "read", "figure", "scroll", "copy", "count"})
 _CLAUSE_SPLIT = re.compile(r",?\s+(?:and\s+)?then\s+|\s+and\s+|;\s*|\.\s+(?=[A-Z])")
 _LEADING_VERB = re.compile(r"^\s*(\w+)\b")
 _PLACE = re.compile(r"\b[A-Z][a-z]+, [A-Z]{2}(?= [a-z]|$)")  # "from San Jose, CA to Boston"
@@ -322,8 +323,9 @@ def _actions_of(clause: str) -> int:
 
 def _exploratory(clause: str) -> bool:
     """A clause that only says what to work out ("Solve the math problem", "Find the 7th word
-    in the paragraph", "Navigate through the file tree"): an exploring verb and no name (nothing
-    quoted, no capitalised word after the first) -- "Find the email by Kim" is a step."""
+    in the paragraph", "Copy the text in the textarea", whose pasting is the step): an exploring
+    verb and no name (nothing quoted, no capitalised word after the first) -- "Find the email
+    by Kim" is a step."""
     found = _LEADING_VERB.match(clause)
     if found is None or found.group(1).lower() not in _EXPLORING_VERBS or _QUOTED.search(clause):
         return False

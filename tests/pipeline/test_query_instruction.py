@@ -126,6 +126,21 @@ def test_a_clause_that_only_says_what_to_work_out_takes_no_step():
     assert named.arguments["keyword_weights"]["kim"] == 1.0  # a name: a step of its own
 
 
+def test_copying_is_reading_and_pasting_is_typing():
+    from pipeline.query.instruction import query_for_step, task_clauses
+
+    task = "Copy the text in the textarea below, paste it into the textbox and press Submit."
+    assert task_clauses(task) == ["Copy the text in the textarea below",
+                                  "paste it into the textbox", "press Submit"]
+    first = query_for_step(task, [])
+    assert first.op == "TYPE" and first.arguments["prefer_role"] == "textbox"
+    page = distill(page_from_html(
+        '<body><textarea id="to-copy">Eget rhoncus</textarea><input type="text" id="answer">'
+        '<button>Submit</button></body>'))
+    top = query_elements(page, **first.arguments).refs[0]
+    assert page.refs[top].attrs["id"] == "answer"
+
+
 def test_a_date_picked_in_another_clause_stays_a_search_word():
     from pipeline.query.instruction import query_for_step
 
