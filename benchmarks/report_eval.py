@@ -10,7 +10,9 @@ rationales) / ``eval_browsergym_engine`` (round 1 of a student trained and playe
 engine fixes its failures showed, futile repeats refused) / ``eval_browsergym_planner`` (the
 engine's planner, no model, all five rounds) / ``eval_browsergym_demo`` and
 ``eval_browsergym_planned`` (round 1 of two students trained on the same records for the same
-steps, in ``query_only`` and in ``planned`` mode; all written by
+steps, in ``query_only`` and in ``planned`` mode) / ``eval_browsergym_grounded`` (rounds 1-2 of
+a planned student whose typed values are all grounded) / ``eval_browsergym_long`` (round 1 of
+the same data trained for 30 minutes; all written by
 ``benchmarks/eval_benchmark.py``) and ``agent``
 (``benchmarks/agent_benchmark.py``).
 """
@@ -26,7 +28,7 @@ BROWSERGYM_RESULTS = ("eval_browsergym", "eval_browsergym_calls", "eval_browserg
 EVAL_RESULTS = ("eval_miniwob", "eval_mind2web_miniwob", "eval_browsergym",
                 "eval_browsergym_oracle", "eval_browsergym_calls", "eval_browsergym_engine",
                 "eval_browsergym_planner", "eval_browsergym_demo", "eval_browsergym_planned",
-                "agent", "throughput_cache")
+                "eval_browsergym_grounded", "eval_browsergym_long", "agent", "throughput_cache")
 MISSING = "_`benchmarks/results/{name}.json` is missing: that benchmark has not run._"
 LIVE = (("success_rate", "success %"), ("valid_call_rate", "valid calls %"),
         ("steps_per_episode", "steps"), ("tool_calls_per_step", "queries/step"),
@@ -210,4 +212,11 @@ def eval_sections(results: dict[str, dict[str, Any] | None]) -> list[str]:
     out += eval_section("BrowserGym MiniWoB benchmark, all five rounds: the same records and "
                         "steps trained in planned mode (the planner's candidates in the prompt)",
                         results.get("eval_browsergym_planned"), "eval_browsergym_planned")
+    out += eval_section("BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): a "
+                        "planned student trained only on values it read (ungrounded typing "
+                        "rejected, the page's text read first)",
+                        results.get("eval_browsergym_grounded"), "eval_browsergym_grounded")
+    out += eval_section("BrowserGym MiniWoB benchmark, round 1 (125 episodes): the same data "
+                        "trained for 30 minutes", results.get("eval_browsergym_long"),
+                        "eval_browsergym_long")
     return out + agent_section(results.get("agent"))

@@ -8,12 +8,15 @@ student to invent values. The teacher reads the page's text first when the value
 
     value_grounded("gray", "Task: Enter the value of Color ...\\nColor\\ngray")   # True
     value_grounded("6gHF", "... 6 g H F ...")   # True: letters set apart one by one
-    value_grounded("21:37", "Enter 9:37 PM as the time")   # False: a conversion, not a reading
+    value_grounded("04/12/2023", "Depart on April 12, 2023")   # True: the same numbers
+    value_grounded("rm apache.rb", "Delete the file with no extension")   # False
 
-A value is grounded when every word of it appears among the words read (case-insensitive; a
-number also when its English word was read: "two" grounds "2"; characters set apart one by one,
-"6 g H F", read as the word they spell). Short numbers are grounded by any equal word on the screen (an element count
-among them): the check catches values that appear nowhere, not lucky ones.
+A value is grounded when every word of it appears among the words read, case-insensitive, and
+read the ways a value is converted rather than invented: a number equals any number read ("04"
+and "4"), an English number word ("two") or a month's name ("April", "Apr": 4); an hour read
+with "pm" also as its 24-hour number ("9:37 PM": 21); characters set apart one by one ("6 g H
+F") as the word they spell. Short numbers are grounded by any equal number on the screen (an
+element count among them): the check catches values that appear nowhere, not lucky ones.
 """
 
 from __future__ import annotations
@@ -25,7 +28,11 @@ _SPACED = re.compile(r"(?<!\S)(?:\w\s+){2,}\w(?!\S)")  # "6 g H F": one word, sp
 _NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
             "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
             "eighteen", "nineteen", "twenty")
-_NUMBER_WORDS = {word: str(number) for number, word in enumerate(_NUMBERS)}
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
+           "september", "october", "november", "december")
+_NUMBER_WORDS = {word: number for number, word in enumerate(_NUMBERS)} | {
+    name: number for number, month in enumerate(_MONTHS, start=1)
+    for name in (month, month[:3])}
 
 
 def value_grounded(value: str, read: str) -> bool:
@@ -33,7 +40,11 @@ def value_grounded(value: str, read: str) -> bool:
     words = _WORD.findall(value.casefold())
     if not words:
         return True  # punctuation or nothing: no word to invent
-    seen = set(_WORD.findall(read.casefold()))
-    seen |= {digit for word, digit in _NUMBER_WORDS.items() if word in seen}
-    seen |= {"".join(spelt.split()) for spelt in _SPACED.findall(read.casefold())}
-    return all(word in seen for word in words)
+    lowered = read.casefold()
+    seen = set(_WORD.findall(lowered))
+    seen |= {"".join(spelt.split()) for spelt in _SPACED.findall(lowered)}
+    numbers = {int(word) for word in seen if word.isdigit()}
+    numbers |= {_NUMBER_WORDS[word] for word in seen if word in _NUMBER_WORDS}
+    if "pm" in seen:
+        numbers |= {hour + 12 for hour in numbers if 1 <= hour < 12}
+    return all(word in seen or (word.isdigit() and int(word) in numbers) for word in words)
