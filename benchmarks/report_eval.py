@@ -11,8 +11,8 @@ engine fixes its failures showed, futile repeats refused) / ``eval_browsergym_pl
 engine's planner, no model, all five rounds) / ``eval_browsergym_demo`` and
 ``eval_browsergym_planned`` (round 1 of two students trained on the same records for the same
 steps, in ``query_only`` and in ``planned`` mode) / ``eval_browsergym_grounded`` (rounds 1-2 of
-a planned student whose typed values are all grounded) / ``eval_browsergym_long`` (round 1 of
-the same data trained for 30 minutes; all written by
+a planned student whose typed values are all grounded) / ``eval_browsergym_long`` (rounds 1-2
+of the same data trained for 30 minutes; all written by
 ``benchmarks/eval_benchmark.py``) and ``agent``
 (``benchmarks/agent_benchmark.py``).
 """
@@ -216,7 +216,7 @@ def eval_sections(results: dict[str, dict[str, Any] | None]) -> list[str]:
                         "planned student trained only on values it read (ungrounded typing "
                         "rejected, the page's text read first)",
                         results.get("eval_browsergym_grounded"), "eval_browsergym_grounded")
-    out += eval_section("BrowserGym MiniWoB benchmark, round 1 (125 episodes): the same data "
-                        "trained for 30 minutes", results.get("eval_browsergym_long"),
+    out += eval_section("BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): the "
+                        "same data trained for 30 minutes", results.get("eval_browsergym_long"),
                         "eval_browsergym_long")
     return out + agent_section(results.get("agent"))
