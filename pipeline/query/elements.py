@@ -15,12 +15,12 @@ calendar on the page shows (``dates.calendar_weights``), ``spin_value`` (the pla
 the number a spinner holds (``spinners``), and ``ordinal`` (the planner's "3rd") leads with
 that one of the largest set of matched elements alike (same tag and class); ``text``, ``name``
 (matched against the visible text and accessible name only) and ``keyword_weights`` score the
-elements that pass (see ``scoring``), and an element none of them matches is left out — unless everything that
-passes the hard constraints fits in ``max_results`` (a small page, or a narrow filter): then the
-unmatched rest follows the matches under its own line, so the model sees the whole (short) list
-instead of a dead end; on a larger page a query that matched nothing lists the few elements whose
-label is spelt most like it, with a hint. Hits come best first, ties in document order; without scoring criteria all
-matching elements come in document order. Nothing
+elements that pass (see ``scoring``), and an element none of them matches is left out -- unless
+everything that passes the hard constraints fits in ``max_results`` (a small page, or a narrow
+filter): then the unmatched rest follows the matches under its own line, so the model sees the
+whole (short) list instead of a dead end; on a larger page a query that matched nothing lists the
+few elements whose label is spelt most like it, with a hint. Hits come best first, ties in
+document order; without scoring criteria all matching elements come in document order. Nothing
 here raises on a model's arguments: a bad one comes back as an error text, and an empty result
 says which criterion to relax.
 """

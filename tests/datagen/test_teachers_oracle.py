@@ -10,7 +10,7 @@ from functools import cache
 
 import pytest
 from teacher_helpers import css_ref, make_step, page, retrieval_steps
-from verify_helpers import ref_of
+from verify_helpers import html_page, ref_of
 
 from datagen.records import Trajectory
 from datagen.teachers import OracleConfig, OracleTeacher, TeacherConfig, step_rng, target_refs
@@ -335,16 +335,10 @@ def test_canonical_searches_a_field_the_task_names_by_its_row_label():
     """A field whose only name is the label beside it (MiniWoB++'s login form: no ``for``, no
     accessible name) is still named by the task ("the password"): the query searches that
     label instead of listing every field and leaving the model to pick by the labels."""
-    from pipeline.distill import distill
-    from pipeline.html.source import page_from_html
-
-    state = page_from_html(
+    login = html_page(
         '<div id="form"><p><label class="bold">Username</label><input type="text" id="username">'
         '</p><p><label class="bold">Password</label><input type="password" id="password"></p>'
         '<button id="subbtn">Login</button></div>', "http://miniwob.test/login-user.html")
-    for node in state.nodes:  # as a recorded page has them
-        node.backend_id = 1000 + node.id
-    login = distill(state)
     password = ref_of(login, "password")
     step = make_step(login, [password], 'Enter the username "kenda" and the password "x7" into '
                      "the text fields and press login", "TYPE", "x7")
@@ -354,18 +348,12 @@ def test_canonical_searches_a_field_the_task_names_by_its_row_label():
 
 
 def _read_table_page():
-    from pipeline.distill import distill
-    from pipeline.html.source import page_from_html
-
-    state = page_from_html(
+    return html_page(
         '<div id="query">Enter the value of Color into the text field and press Submit.</div>'
         '<div id="area"><table><tr><th>Gender</th><td>Male</td></tr><tr><th>Color</th>'
         '<td>gray</td></tr></table><div id="form"><input type="text" id="tt">'
         '<button id="subbtn">Submit</button></div></div>',
         "http://miniwob.test/read-table.html")
-    for node in state.nodes:  # as a recorded page has them
-        node.backend_id = 1000 + node.id
-    return distill(state)
 
 
 @pytest.mark.parametrize("mode", ["planned", "query_only"])

@@ -13,7 +13,8 @@ from pipeline.agent.conversation import opening
 from pipeline.agent.execute import execute_offline
 from pipeline.distill import distill
 from pipeline.distill.model import DistilledPage
-from pipeline.html.source import page_from_file
+from pipeline.html.source import page_from_file, page_from_html
+from pipeline.page_state import PageState
 from pipeline.report.page_set import FIXTURE_DIR
 from pipeline.tools import ToolCall, make_call, openai_tools, to_openai_message
 
@@ -21,7 +22,15 @@ BACKEND_OFFSET = 1000
 
 
 def fixture_page(name: str = "forms.html") -> DistilledPage:
-    state = page_from_file(FIXTURE_DIR / name)
+    return _recorded(page_from_file(FIXTURE_DIR / name))
+
+
+def html_page(html: str, url: str) -> DistilledPage:
+    """A page from markup, with backend ids as a recorded page has them."""
+    return _recorded(page_from_html(html, url))
+
+
+def _recorded(state: PageState) -> DistilledPage:
     for node in state.nodes:
         node.backend_id = BACKEND_OFFSET + node.id
     return distill(state)
@@ -37,7 +46,8 @@ def backend_of(page: DistilledPage, element_id: str) -> int:
 
 
 def make_step(page: DistilledPage, target: str, op: str = "CLICK", value: str = "",
-              task: str = "Sign up for a new account as Ada Lovelace", original_op: str | None = None) -> Step:
+              task: str = "Sign up for a new account as Ada Lovelace",
+              original_op: str | None = None) -> Step:
     return Step(step_id="t:1", task=task, history=["[textbox]  Email -> TYPE: a@b.c"],
                 positives=[backend_of(page, target)],
                 operation=Operation(op, value, original_op or op), source="miniwob",
