@@ -97,6 +97,7 @@ class StepOutcome:
                 {"ok": self.result.ok, "text": self.result.text, "error": self.result.error},
                 "turns": len(self.turns), "valid_calls": self.valid_calls,
                 "queries": self.queries, "rejected": self.rejected,
+                "forked": sum(1 for t in self.turns if t.meta.get("fork")),
                 "prompt_tokens": self.prompt_tokens,
                 "completion_tokens": self.completion_tokens, "seconds": round(self.seconds, 4)}
 

@@ -8,7 +8,9 @@
 A trained model gets the conversation rendered exactly as in training (``render_prompt``: the
 brief system prompt, no tool list); an untuned one gets ``untuned_system_prompt`` (the tool list,
 the call format and two worked examples) in place of the system prompt. Decoding is greedy and
-stops at ``<bu_end>`` or the end of the turn. ``next_turn`` calls made at the same time (episodes
+stops at ``<bu_end>`` or the end of the turn; an answer that repeats a call the step already
+refused is replaced by the most likely one that does not (``pipeline.agent.alternatives``).
+``next_turn`` calls made at the same time (episodes
 or offline steps run concurrently) are decoded together by the policy's ``Engine``
 (``pipeline.model.engine``: continuous batching in its own thread, so browsers keep running
 while the model generates; a call joins the running batch of up to ``batch_size`` answers
@@ -33,6 +35,7 @@ from typing import Any, Literal
 
 import torch
 
+from pipeline.agent.alternatives import fork_prefixes, refused_calls
 from pipeline.agent.policy import Situation, Turn, calls_before, turn_from_text
 from pipeline.agent.prompts import is_agent_prompt, mode_of, untuned_system_prompt
 from pipeline.model.engine import Engine
@@ -47,6 +50,7 @@ from pipeline.model.greedy import DecodeStats
 from pipeline.model.lookup import LOOKUP_TOKENS
 from pipeline.model.prefix_cache import PrefixCache
 from pipeline.model.render import render_prompt
+from pipeline.tools import ToolCall
 
 Kind = Literal["trained", "untuned"]
 
@@ -71,6 +75,9 @@ class GenerationSettings:
     # an answer never depends on which requests came with it (in bf16 a batched prefill rounds
     # differently from a lone one); a server under load gains 1.5-2.3x prefill throughput with 4-16
     prefill_batch: int = 1
+    # answers forked where the model was least sure, tried when the greedy one repeats a call
+    # the step already refused (``pipeline.agent.alternatives``); 0: the greedy answer only
+    alternatives: int = 4
 
 
 class ModelPolicy:
@@ -91,12 +98,34 @@ class ModelPolicy:
                              bf16=self.bf16, prefill_batch=settings.prefill_batch)
 
     async def next_turn(self, situation: Situation) -> Turn:
+        """The greedy answer; when it repeats a call the step already refused, the first of
+        ``settings.alternatives`` answers forked where the model was least sure that writes
+        another valid call (``pipeline.agent.alternatives``; ``meta["fork"]``: which one)."""
         started = time.perf_counter()
-        generation = await self.generate(self.prompt_messages(situation.messages))
-        return turn_from_text(generation.text, calls_before(situation.messages),
-                              prompt_tokens=generation.prompt_tokens,
-                              completion_tokens=generation.completion_tokens,
-                              seconds=time.perf_counter() - started)
+        ids = self.prompt_ids(self.prompt_messages(situation.messages))
+        generation = await self.generate_ids(ids)
+        position = calls_before(situation.messages)
+        turn = turn_from_text(generation.text, position)
+        prompt_tokens, completion_tokens = generation.prompt_tokens, generation.completion_tokens
+        refused = refused_calls(situation.messages) if self.settings.alternatives else []
+        if turn.call in refused:
+            for number, prefix in enumerate(fork_prefixes(generation,
+                                                          self.settings.alternatives), 1):
+                limit = self.settings.max_new_tokens - len(prefix)
+                if limit < 1:
+                    continue
+                forked = await self.generate_ids(ids + prefix, limit)
+                prompt_tokens += forked.prompt_tokens
+                completion_tokens += forked.completion_tokens
+                text = self.tokenizer.decode([*prefix, *forked.ids], skip_special_tokens=False)
+                candidate = turn_from_text(text, position)
+                if isinstance(candidate.call, ToolCall) and candidate.call not in refused:
+                    turn = candidate
+                    turn.meta["fork"] = number
+                    break
+        turn.prompt_tokens, turn.completion_tokens = prompt_tokens, completion_tokens
+        turn.seconds = time.perf_counter() - started
+        return turn
 
     def prompt_messages(self, messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         """The conversation as this model reads it (the untuned one gets the long system prompt

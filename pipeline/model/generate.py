@@ -41,6 +41,9 @@ class Generation:
     prompt_tokens: int
     completion_tokens: int
     cached_tokens: int = 0  # prompt tokens whose keys and values came from the prefix cache
+    ids: tuple[int, ...] = ()  # the answer's ids, as ``text`` holds them
+    runners_up: tuple[int, ...] = ()  # per id: the model's second choice there
+    gaps: tuple[float, ...] = ()  # per id: its logit gap to the choice (a log-prob gap)
 
 
 def stop_ids(tokenizer: Any) -> list[int]:
@@ -119,7 +122,8 @@ def generation_of(answer: Answer, prompt_tokens: int, tokenizer: Any) -> Generat
     end-of-turn id is dropped), as text with the special tokens kept."""
     ids = _until_stop(answer.ids, stop_ids(tokenizer))
     return Generation(tokenizer.decode(ids, skip_special_tokens=False), prompt_tokens, len(ids),
-                      answer.cached)
+                      answer.cached, tuple(ids), tuple(answer.runners_up[:len(ids)]),
+                      tuple(answer.gaps[:len(ids)]))
 
 
 def _until_stop(ids: list[int], stops: Sequence[int]) -> list[int]:
