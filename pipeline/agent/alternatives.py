@@ -6,9 +6,9 @@
 
 Greedy decoding is deterministic: asked again after the loop refused its call (an index the page
 does not have, an action that changed nothing on the page), a model that never saw a refusal in
-training writes the very same call, and the step ends with ``repeated_refusal`` (36 of the 144 BrowserGym episodes
-the 30-minute student failed of the first 250 had such steps). The tool message says what was
-wrong; the answer's runners-up say where the model nearly wrote something else
+training writes the very same call, and the step ends with ``repeated_refusal`` (36 of the 144
+BrowserGym episodes the 30-minute student failed of the first 250 had such steps). The tool
+message says what was wrong; the answer's runners-up say where the model nearly wrote something else
 (``Generation.runners_up`` and ``gaps``, which decoding records at every answer id). An answer
 that takes the runner-up at one position and decodes greedily after it is the most likely
 answer branching off there; the positions where the runner-up came closest give the next most
@@ -19,6 +19,7 @@ first that writes a valid call the step has not refused is taken (``ModelPolicy.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
 from typing import Any
 
 from pipeline.model.generate import CALL_END, Generation
@@ -31,7 +32,7 @@ def refused_calls(messages: Sequence[Mapping[str, Any]]) -> list[ToolCall]:
     an error: actions the page refused, the step before's futile action, a tool call that
     failed."""
     refused = []
-    for turn, answer in zip(messages, messages[1:]):
+    for turn, answer in pairwise(messages):
         if turn.get("role") != "assistant" or answer.get("role") != "tool":
             continue
         if not str(answer.get("content") or "").startswith("Error"):

@@ -10,8 +10,8 @@ brief system prompt, no tool list); an untuned one gets ``untuned_system_prompt`
 the call format and two worked examples) in place of the system prompt. Decoding is greedy and
 stops at ``<bu_end>`` or the end of the turn; an answer that repeats a call the step already
 refused is replaced by the most likely one that does not (``pipeline.agent.alternatives``).
-``next_turn`` calls made at the same time (episodes
-or offline steps run concurrently) are decoded together by the policy's ``Engine``
+``next_turn`` calls made at the same time (episodes or offline steps run concurrently) are
+decoded together by the policy's ``Engine``
 (``pipeline.model.engine``: continuous batching in its own thread, so browsers keep running
 while the model generates; a call joins the running batch of up to ``batch_size`` answers
 between two decode steps). ``generate(messages)`` is the same for callers with a conversation
@@ -20,8 +20,8 @@ The policy keeps a ``PrefixCache`` (``settings.prefix_cache`` entries): a call p
 follows the longest prefix an earlier call computed, keyed by token ids, so concurrent episodes
 share the system prompt and nothing else. An answer decoded alone verifies
 ``settings.lookup_tokens`` prompt-lookup draft ids per forward (``pipeline.model.greedy``: the
-same answers in fewer forwards). Under bf16 the policy stores its model's linear weights in bf16 once
-(``bf16_linear_weights``: what autocast computes, without its per-token casts).
+same answers in fewer forwards). Under bf16 the policy stores its model's linear weights in bf16
+once (``bf16_linear_weights``: what autocast computes, without its per-token casts).
 """
 
 from __future__ import annotations
@@ -154,8 +154,9 @@ class ModelPolicy:
         average; ``prefill_tokens_per_s`` is prompt tokens actually prefilled (not
         taken from the prefix cache) per prefill second, ``prefill_forwards`` the forwards
         that prefilled them (a chunk of one prompt, or of several prefilled together),
-        ``decode_tokens_per_s`` answer tokens per decode second, ``cache_hit_share`` the share of prompt tokens the cache held,
-        ``lookup_acceptance`` the share of prompt-lookup draft ids the model confirmed."""
+        ``decode_tokens_per_s`` answer tokens per decode second, ``cache_hit_share`` the share
+        of prompt tokens the cache held, ``lookup_acceptance`` the share of prompt-lookup draft
+        ids the model confirmed."""
         s: dict[str, Any] = dict(self._stats)
         w = self._work
         seconds = w.prefill_seconds + w.decode_seconds
