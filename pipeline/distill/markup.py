@@ -10,7 +10,8 @@ the two apart (not a live capture, and no element marked clickable). Only then d
 - ARIA widget state (``aria-expanded``, ``aria-haspopup``, ``aria-pressed``, ``aria-controls``)
   and widget-library hooks (``data-toggle``, ``data-action``, jQuery UI's ``data-handler``);
 - words of the class and id that name something one clicks (``btn``, ``link``, ``item``, ``tab``,
-  ``header``, ``toggle``, ``menu``, ``close``, ``star``, ``reply``, ``trash``, ``picker``, ...),
+  ``header``, ``toggle``, ``menu``, ``close``, ``star``, ``reply``, ``trash``, ``picker``, a
+  calendar's ``slot`` or ``hour``, a ``terminal`` or ``console`` one clicks to type in, ...),
   matched as words of the name (``email-reply``, ``navLink``, ``alink``, ``ui-accordion-header``;
   ``header`` alone does not make a heading a control: ``<h2 id=header-book>`` is a page's title)
   and ignored when one word sits on so many elements of the page that it is a wrapper's or a
@@ -53,7 +54,8 @@ CLICK_WORDS = frozenset(
         "edit", "send", "submit", "cancel", "next", "prev", "previous", "expand", "expander",
         "collapse", "folder", "file", "thread", "clickable", "action", "choice", "dropdown",
         "nav", "arrow", "like", "share", "follow", "retweet", "checkbox", "radio", "dismiss",
-        "accordion", "pager", "day", "handle", "icon", "entry", "picker",
+        "accordion", "pager", "day", "handle", "icon", "entry", "picker", "slot", "hour",
+        "terminal", "console",
     }
 )  # fmt: skip
 # words also found glued to another at either end of a class name ("alink", "navbutton", "closebtn")

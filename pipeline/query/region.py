@@ -4,8 +4,9 @@
 
 ``interactive`` lists the region's elements in the shared format with its headings as markdown
 (for clicking and typing); ``text`` gives the readable content only -- headings, paragraphs,
-prices, link texts -- without refs (for reading); ``full`` is the flat rendering of the region,
-hierarchy preserved. Every view is capped (``LIMITS``) with a line saying how much was left out.
+prices, link texts, a table's rows one a line (``Religion | Sikhism``) -- without refs (for
+reading); ``full`` is the flat rendering of the region, hierarchy preserved. Every view is
+capped (``LIMITS``) with a line saying how much was left out.
 The landmark is named as ``query_elements`` accepts it (``MAIN``, ``NAV:Primary``, ``PAGE``);
 an unknown landmark, heading or content type comes back as an error text listing what exists.
 """
@@ -106,7 +107,7 @@ def _view(index: PageIndex, root: DNode, title: str, view: str) -> str:
     head = f"{title}: {len(refs)} elements ({kind_counts(index, refs)})"
     if view == "full":
         return head + "\n" + render_flat(replace(page, root=root, derived={}))
-    items = walk(root, {h.node_id: h.level for h in page.headings})
+    items = walk(root, {h.node_id: h.level for h in page.headings}, rows=view == "text")
     lines = [head]
     for item in items:
         if view == "interactive" and item.kind in ("heading", "element", "scroll"):

@@ -40,9 +40,11 @@ class Item:
     parts: list[Item] = field(default_factory=list)  # a heading's inline elements and texts
 
 
-def walk(root: DNode, headings: dict[int, int] | None = None) -> list[Item]:
+def walk(root: DNode, headings: dict[int, int] | None = None, rows: bool = False) -> list[Item]:
     """Items in document order. ``headings`` maps node id -> level: such nodes become one
-    heading item holding their elements inline (the outline); without it they print as text."""
+    heading item holding their elements inline (the outline); without it they print as text.
+    With ``rows`` a table row without refs is one text line, its cells joined by `` | ``
+    (``Religion | Sikhism``: a label beside its value, as the page shows them, for reading)."""
     items: list[Item] = []
     inline: dict[int, bool] = {}
     stack: list[tuple[DNode, int]] = [(root, 0)]
@@ -58,6 +60,11 @@ def walk(root: DNode, headings: dict[int, int] | None = None) -> list[Item]:
             continue
         if headings and node.node_id in headings:
             items.append(_heading(node, depth, headings[node.node_id]))
+            continue
+        row = _row_text(node) if rows else None
+        if row is not None:
+            if row:
+                items.append(Item("text", depth, node, row))
             continue
         if is_own_line(node):
             items.append(_own_line(node, depth))
@@ -123,6 +130,17 @@ def _heading(node: DNode, depth: int, level: int) -> Item:
             stack.extend(reversed(current.children))
     flush()
     return Item("heading", depth, node, level=level, parts=parts)
+
+
+def _row_text(node: DNode) -> str | None:
+    """A table row's cells as one line (`` | `` between cells), or None for anything else and
+    for a row holding an element with a ref (its cells print as usual, refs on their lines)."""
+    if node.tag != "tr" or is_own_line(node):
+        return None
+    cells = [element_text(child) for child in node.children if not child.is_text]
+    if any(frontier for _, frontier in cells):
+        return None
+    return " | ".join(text for text, _ in cells if text)
 
 
 def _flows_inline(node: DNode, memo: dict[int, bool]) -> bool:

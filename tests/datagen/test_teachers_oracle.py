@@ -370,7 +370,7 @@ def test_a_value_only_the_page_text_shows_is_read_before_it_is_typed(mode):
     assert calls[0] == {"name": "get_region",
                         "arguments": {"landmark": "PAGE", "content_type": "text"}}
     assert trajectory.messages[2]["content"] == "Reading the text of PAGE for the value to type."
-    assert "Color\ngray" in trajectory.messages[3]["content"]
+    assert "Color | gray" in trajectory.messages[3]["content"]  # the table read row by row
     assert calls[-1]["arguments"] == {"index": field, "text": "gray"}
     assert json.loads(json.dumps(trajectory.meta))["read"] == "PAGE"
     conversation = check_format(trajectory.messages)[1]

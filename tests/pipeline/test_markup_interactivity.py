@@ -245,3 +245,16 @@ def test_a_command_word_quoted_inside_a_sentence_is_not_a_button():
     dp = distill(page_from_html(html))
     assert [dp.state.nodes[dp.state.nodes[d.node_id].parent].attributes.get("class")
             for d in dp.refs.values()] == ["post"]
+
+
+def test_a_terminal_and_a_calendars_time_slots_are_controls():
+    html = ('<body><div id="wrap"><div id="terminal"><div id="terminal-header">terminal</div>'
+            '<div class="output">user$ ls</div></div>'
+            '<div class="cal"><div class="half-hour" id="hh-24"></div><div class="hour">12PM'
+            '</div><div class="time-slot">1PM</div></div><p>Nothing to click here.</p>'
+            '</div></body>')
+    ids = ref_attributes(html, "id")
+    classes = ref_attributes(html, "class")
+    assert "terminal" in ids and "hh-24" in ids
+    assert "hour" in classes and "time-slot" in classes
+    assert "output" not in classes and "cal" not in classes and "wrap" not in ids

@@ -1,5 +1,6 @@
 """get_page_summary, get_region and get_element_details over the fixture pages."""
 
+from distill_helpers import page as synthetic_page
 from distill_helpers import synthetic_shop
 from query_helpers import fixture, store
 
@@ -120,3 +121,16 @@ def test_details_of_unknown_refs_name_the_range():
         "Error: no element [999]; valid indexes are 1..25 (the numbers in [N] of a query result)."
     )
     assert get_element_details(page, "abc").startswith("Error: no element [abc]")
+
+
+def test_region_text_reads_a_table_row_by_row():
+    page = distill(synthetic_page("""<html><body><table>
+      <tr><td>First name</td><td>Bibby</td></tr>
+      <tr><td>Religion</td><td><b>Sikhism</b></td></tr>
+      <tr><td>Profile</td><td><a href="/u/bibby">open</a></td></tr>
+    </table><input id="tt"><button>Submit</button></body></html>"""))
+    text = get_region(page, "PAGE", content_type="text")
+    assert text.splitlines()[1:3] == ["First name | Bibby", "Religion | Sikhism"]
+    assert "\nProfile\nopen\n" in text  # a row with a ref prints its cells as before
+    interactive = get_region(page, "PAGE")  # the element views are as they were
+    assert "Bibby" not in interactive and "[1]<a href=/u/bibby>open</a>" in interactive
