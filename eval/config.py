@@ -43,8 +43,8 @@ class GenerationConfig:
     prefix_cache: int = 16  # sequences whose keys and values later calls reuse; 0: off
     lookup_tokens: int = LOOKUP_TOKENS  # prompt-lookup draft ids per decode forward; 0: off
     # answers forked where the model was least sure, tried when the greedy one repeats a call
-    # the step refused (pipeline.agent.alternatives); 0: the greedy answer only
-    alternatives: int = 4
+    # the step refused (pipeline.agent.alternatives); 0 (default): the greedy answer only
+    alternatives: int = 0
 
 
 @dataclass(slots=True)

@@ -13,7 +13,9 @@ message says what was wrong; the answer's runners-up say where the model nearly 
 that takes the runner-up at one position and decodes greedily after it is the most likely
 answer branching off there; the positions where the runner-up came closest give the next most
 likely answers, the ones beam search would rank next, for one greedy continuation each. The
-first that writes a valid call the step has not refused is taken (``ModelPolicy.next_turn``).
+first that writes a valid call the step has not refused is taken (``ModelPolicy.next_turn``,
+with ``GenerationSettings.alternatives`` > 0). For the 30-minute student it changed little: the
+answers it forks to are other wrong actions (benchmarks/NOTES.md), so it is off by default.
 """
 
 from __future__ import annotations

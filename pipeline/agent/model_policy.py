@@ -8,8 +8,9 @@
 A trained model gets the conversation rendered exactly as in training (``render_prompt``: the
 brief system prompt, no tool list); an untuned one gets ``untuned_system_prompt`` (the tool list,
 the call format and two worked examples) in place of the system prompt. Decoding is greedy and
-stops at ``<bu_end>`` or the end of the turn; an answer that repeats a call the step already
-refused is replaced by the most likely one that does not (``pipeline.agent.alternatives``).
+stops at ``<bu_end>`` or the end of the turn; with ``settings.alternatives`` an answer that
+repeats a call the step already refused is replaced by the most likely one that does not
+(``pipeline.agent.alternatives``).
 ``next_turn`` calls made at the same time (episodes or offline steps run concurrently) are
 decoded together by the policy's ``Engine``
 (``pipeline.model.engine``: continuous batching in its own thread, so browsers keep running
@@ -76,8 +77,10 @@ class GenerationSettings:
     # differently from a lone one); a server under load gains 1.5-2.3x prefill throughput with 4-16
     prefill_batch: int = 1
     # answers forked where the model was least sure, tried when the greedy one repeats a call
-    # the step already refused (``pipeline.agent.alternatives``); 0: the greedy answer only
-    alternatives: int = 4
+    # the step already refused (``pipeline.agent.alternatives``); 0 (the default): the greedy
+    # answer only. On BrowserGym's first 250 episodes 4 forks finished 105 of 246 against 104
+    # and took 21% longer an episode (benchmarks/NOTES.md): off until a model gains from it
+    alternatives: int = 0
 
 
 class ModelPolicy:
