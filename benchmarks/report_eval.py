@@ -12,7 +12,8 @@ engine's planner, no model, all five rounds) / ``eval_browsergym_demo`` and
 ``eval_browsergym_planned`` (round 1 of two students trained on the same records for the same
 steps, in ``query_only`` and in ``planned`` mode) / ``eval_browsergym_grounded`` (rounds 1-2 of
 a planned student whose typed values are all grounded) / ``eval_browsergym_long`` (rounds 1-2
-of the same data trained for 30 minutes; all written by
+of the same data trained for 30 minutes) / ``eval_browsergym_forks`` (that student again, a
+repeated refused call replaced by a forked answer; all written by
 ``benchmarks/eval_benchmark.py``) and ``agent``
 (``benchmarks/agent_benchmark.py``).
 """
@@ -28,7 +29,8 @@ BROWSERGYM_RESULTS = ("eval_browsergym", "eval_browsergym_calls", "eval_browserg
 EVAL_RESULTS = ("eval_miniwob", "eval_mind2web_miniwob", "eval_browsergym",
                 "eval_browsergym_oracle", "eval_browsergym_calls", "eval_browsergym_engine",
                 "eval_browsergym_planner", "eval_browsergym_demo", "eval_browsergym_planned",
-                "eval_browsergym_grounded", "eval_browsergym_long", "agent", "throughput_cache")
+                "eval_browsergym_grounded", "eval_browsergym_long", "eval_browsergym_forks",
+                "agent", "throughput_cache")
 MISSING = "_`benchmarks/results/{name}.json` is missing: that benchmark has not run._"
 LIVE = (("success_rate", "success %"), ("valid_call_rate", "valid calls %"),
         ("steps_per_episode", "steps"), ("tool_calls_per_step", "queries/step"),
@@ -219,4 +221,8 @@ def eval_sections(results: dict[str, dict[str, Any] | None]) -> list[str]:
     out += eval_section("BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): the "
                         "same data trained for 30 minutes", results.get("eval_browsergym_long"),
                         "eval_browsergym_long")
+    out += eval_section("BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): the "
+                        "30-minute student, a repeated refused call replaced by one of 4 answers "
+                        "forked where the model was least sure (generation.alternatives=4)",
+                        results.get("eval_browsergym_forks"), "eval_browsergym_forks")
     return out + agent_section(results.get("agent"))

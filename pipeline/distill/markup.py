@@ -11,12 +11,13 @@ the two apart (not a live capture, and no element marked clickable). Only then d
   and widget-library hooks (``data-toggle``, ``data-action``, jQuery UI's ``data-handler``);
 - words of the class and id that name something one clicks (``btn``, ``link``, ``item``, ``tab``,
   ``header``, ``toggle``, ``menu``, ``close``, ``star``, ``reply``, ``trash``, ``picker``, a
-  calendar's ``slot`` or ``hour``, a ``terminal`` or ``console`` one clicks to type in, ...),
+  calendar's ``slot`` or ``hour``, ...),
   matched as words of the name (``email-reply``, ``navLink``, ``alink``, ``ui-accordion-header``;
   ``header`` alone does not make a heading a control: ``<h2 id=header-book>`` is a page's title)
   and ignored when one word sits on so many elements of the page that it is a wrapper's or a
   list row's name -- except on an element set inside running text (text beside it in its
-  parent: every linked word of a paragraph), where the class marks that word;
+  parent: every linked word of a paragraph), where the class marks that word, and on an empty
+  element, which wraps nothing (a calendar's half-hour slots, a rating's stars);
 - SVG shapes, texts and groups (``<g>``) with an id, a class or an inline ``cursor: pointer``
   (the parts of a chart, the slices of a pie menu, shapes one drags; the noise pass keeps them
   inside an ``<svg>`` for such sources, ``marked_svg_part``);
@@ -55,7 +56,6 @@ CLICK_WORDS = frozenset(
         "collapse", "folder", "file", "thread", "clickable", "action", "choice", "dropdown",
         "nav", "arrow", "like", "share", "follow", "retweet", "checkbox", "radio", "dismiss",
         "accordion", "pager", "day", "handle", "icon", "entry", "picker", "slot", "hour",
-        "terminal", "console",
     }
 )  # fmt: skip
 # words also found glued to another at either end of a class name ("alink", "navbutton", "closebtn")
@@ -147,7 +147,8 @@ def markup_clickable(node: Node, state: PageState, cues: MarkupCues) -> bool:
     words = _click_words(node)
     if tag in _HEADINGS:  # a heading called "header" is the page's or a card's, not a control
         words = [w for w in words if w != "header"]
-    if words and (_unflooded(words, cues) or _in_running_text(node, state)):
+    if words and (_unflooded(words, cues) or not node.children
+                  or _in_running_text(node, state)):
         return True
     if tag == "li" and own_text(node, state) and _in_marked_list(node, state, cues):
         return True

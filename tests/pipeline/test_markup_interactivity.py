@@ -247,14 +247,11 @@ def test_a_command_word_quoted_inside_a_sentence_is_not_a_button():
             for d in dp.refs.values()] == ["post"]
 
 
-def test_a_terminal_and_a_calendars_time_slots_are_controls():
-    html = ('<body><div id="wrap"><div id="terminal"><div id="terminal-header">terminal</div>'
-            '<div class="output">user$ ls</div></div>'
-            '<div class="cal"><div class="half-hour" id="hh-24"></div><div class="hour">12PM'
-            '</div><div class="time-slot">1PM</div></div><p>Nothing to click here.</p>'
-            '</div></body>')
-    ids = ref_attributes(html, "id")
+def test_a_calendars_time_slots_are_controls_however_many_there_are():
+    slots = "".join(f'<div class="half-hour" id="hh-{i}"></div>' for i in range(48))
+    rows = "".join(f'<div class="hour-row"><span>{i}am</span></div>' for i in range(24))
+    html = (f'<body><div id="cal">{rows}{slots}<div class="time-slot">1PM</div></div>'
+            '<p>Nothing to click here.</p></body>')
     classes = ref_attributes(html, "class")
-    assert "terminal" in ids and "hh-24" in ids
-    assert "hour" in classes and "time-slot" in classes
-    assert "output" not in classes and "cal" not in classes and "wrap" not in ids
+    assert classes.count("half-hour") == 48 and "time-slot" in classes
+    assert "hour-row" not in classes  # 24 rows that wrap a label each: a row's name
