@@ -11,7 +11,7 @@ engine fixes its failures showed, futile repeats refused) / ``eval_browsergym_pl
 engine's planner, no model, all five rounds) / ``eval_browsergym_demo`` and
 ``eval_browsergym_planned`` (round 1 of two students trained on the same records for the same
 steps, in ``query_only`` and in ``planned`` mode) / ``eval_browsergym_grounded`` (rounds 1-2 of
-a planned student whose typed values are all grounded) / ``eval_browsergym_long`` (rounds 1-2
+a planned student whose typed values are all grounded) / ``eval_browsergym_long`` (all five rounds
 of the same data trained for 30 minutes) / ``eval_browsergym_forks`` (that student again, a
 repeated refused call replaced by a forked answer; all written by
 ``benchmarks/eval_benchmark.py``) and ``agent``
@@ -218,8 +218,8 @@ def eval_sections(results: dict[str, dict[str, Any] | None]) -> list[str]:
                         "planned student trained only on values it read (ungrounded typing "
                         "rejected, the page's text read first)",
                         results.get("eval_browsergym_grounded"), "eval_browsergym_grounded")
-    out += eval_section("BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): the "
-                        "same data trained for 30 minutes", results.get("eval_browsergym_long"),
+    out += eval_section("BrowserGym MiniWoB benchmark, all five rounds: the same data trained "
+                        "for 30 minutes", results.get("eval_browsergym_long"),
                         "eval_browsergym_long")
     out += eval_section("BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): the "
                         "30-minute student, a repeated refused call replaced by one of 4 answers "
