@@ -105,13 +105,14 @@ class ModelPolicy:
         ``settings.alternatives`` answers forked where the model was least sure that writes
         another valid call (``pipeline.agent.alternatives``; ``meta["fork"]``: which one)."""
         started = time.perf_counter()
-        ids = self.prompt_ids(self.prompt_messages(situation.messages))
-        generation = await self.generate_ids(ids)
+        messages = self.prompt_messages(situation.messages)
+        generation = await self.generate(messages)
         position = calls_before(situation.messages)
         turn = turn_from_text(generation.text, position)
         prompt_tokens, completion_tokens = generation.prompt_tokens, generation.completion_tokens
         refused = refused_calls(situation.messages) if self.settings.alternatives else []
         if turn.call in refused:
+            ids = self.prompt_ids(messages)
             for number, prefix in enumerate(fork_prefixes(generation,
                                                           self.settings.alternatives), 1):
                 limit = self.settings.max_new_tokens - len(prefix)
