@@ -25,7 +25,8 @@ from typing import Any
 from pipeline.config import config_to_dict
 from pipeline.errors import PagescoutError
 from pipeline.model.functional_tokens import add_functional_tokens
-from pipeline.model.trained import save_run_info, trained_folder
+from pipeline.model.generate import bf16_linear_weights
+from pipeline.model.trained import load_trained, save_run_info, trained_folder
 from pipeline.tools import functional_tokens
 from training import report
 from training.budget import TimeBudget
@@ -79,6 +80,8 @@ def setup(cfg: TrainingConfig) -> Run:
     model = with_lora(model, cfg.lora, new_ids)
     if cfg.init_adapter:
         start_from(model, trained_folder(cfg.init_adapter))
+    if precision == "bf16":  # what autocast computes, without casting every weight each step
+        bf16_linear_weights(model, frozen_only=True)
     settings = RenderSettings(cfg.max_length, cfg.loss_weight, tuple(new_ids),
                               cfg.first_token_weight)
     train_set, train_info = _rendered(cfg, "train", cfg.train_split, cfg.limit, tokenizer,
@@ -146,7 +149,7 @@ def save(run: Run, seconds: float, steps: int) -> dict[str, Any]:
         "adapter_dir": str(adapter_dir), "versions": versions(),
     }
     if cfg.merge:
-        summary["merged_dir"] = str(merge(trainer.model, run.tokenizer, out / "merged"))
+        summary["merged_dir"] = str(merge(adapter_dir, out / "merged"))
     report.write_metrics(out / report.METRICS_FILE, summary)
     report.write_generations(out / report.GENERATIONS_FILE, run.generation.last)
     report.plot_curves(state.log_history, out / report.PLOT_FILE)
@@ -204,9 +207,10 @@ def resume_point(cfg: TrainingConfig) -> str | None:
     return None
 
 
-def merge(model: Any, tokenizer: Any, folder: Path) -> Path:
-    """The LoRA and token rows merged into the base weights, saved as a plain model folder."""
-    merged = model.merge_and_unload()
+def merge(adapter_dir: Path, folder: Path) -> Path:
+    """The saved LoRA and token rows merged into the base's fp32 weights (not the bf16 copies
+    training computed with), saved as a plain model folder."""
+    merged, tokenizer = load_trained(adapter_dir, merge=True)
     merged.save_pretrained(str(folder), safe_serialization=True)
     tokenizer.save_pretrained(str(folder))
     return folder
