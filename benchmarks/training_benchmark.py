@@ -1,7 +1,7 @@
 """Training on this CPU: speed per precision, and held-out tool-call quality against steps per W.
 
     python benchmarks/training_benchmark.py --speed fp32 bf16 --speed-steps 10   # speed runs
-    python benchmarks/training_benchmark.py --layouts 1x2 2x1 2x1p --speed-steps 40  # batches
+    python benchmarks/training_benchmark.py --layouts 1x2 2x1p 2x1p128 --speed-steps 180
     python benchmarks/training_benchmark.py --weights 5                           # quality run
     python benchmarks/training_benchmark.py --curves 5 1 --curve-steps 60         # W curves
     python benchmarks/training_benchmark.py --rows 40                            # token rows A/B
@@ -15,7 +15,9 @@ default MiniWoB++ dataset; held-out ``test_task`` = unseen seeds of the training
 - a speed run adds ``precision=P max_steps=N eval_split=null``: seconds per optimizer step,
   tokens per second and peak RSS, with nothing but training in the process; a layout run is a
   speed run of one micro-batch layout, ``BxA`` (B conversations a forward, A forwards
-  accumulated a step) padded, or ``BxAp`` packed into one row: conversations per second;
+  accumulated a step) padded, or ``BxAp`` packed into one row, ``BxApM`` with the row's length
+  rounded up to a multiple of M (long enough runs show the slowdown of unrounded lengths):
+  conversations per second;
 - a quality run is the default config with ``loss_weight=W``: the held-out functional-token
   accuracy, valid-call rate and exact-call match (all, query turns, action turns) at every
   evaluation, and the final evaluation over every held-out turn. Minutes are training minutes
@@ -168,16 +170,19 @@ def frozen_bf16_ab(conversations: int, dataset: str | None) -> dict:
 
 
 def layout_overrides(layout: str) -> list[str]:
-    """``"2x1p"`` -> ``batch_size=2 grad_accum=1 packing=true`` (``p``: packed, else padded)."""
-    match = re.fullmatch(r"(\d+)x(\d+)(p?)", layout)
+    """``"2x1p128"`` -> ``batch_size=2 grad_accum=1 packing=true pad_to_multiple_of=128``
+    (``p``: packed, else padded; a trailing number rounds the length up to its multiples)."""
+    match = re.fullmatch(r"(\d+)x(\d+)(p?)(\d*)", layout)
     if not match:
-        raise SystemExit(f"error: layout {layout!r} is not BxA or BxAp (e.g. 1x2, 2x1p)")
+        raise SystemExit(f"error: layout {layout!r} is not BxA[p][M] (e.g. 1x2, 2x1p, 2x1p128)")
     return [f"batch_size={match[1]}", f"grad_accum={match[2]}",
-            f"packing={'true' if match[3] else 'false'}"]
+            f"packing={'true' if match[3] else 'false'}",
+            f"pad_to_multiple_of={match[4] or 'null'}"]
 
 
 def _layout(cfg: dict) -> str:
-    return f"{cfg['batch_size']}x{cfg['grad_accum']}{'p' if cfg.get('packing') else ''}"
+    return (f"{cfg['batch_size']}x{cfg['grad_accum']}{'p' if cfg.get('packing') else ''}"
+            f"{cfg.get('pad_to_multiple_of') or ''}")
 
 
 def summarise(run: Path) -> dict:

@@ -65,6 +65,9 @@ class TrainingConfig:
     loss_weight: float = 5.0  # W on functional-token positions; 1 disables the weighting
     first_token_weight: float = 1.0  # on each answer's first token (where a rationale chooses)
     packing: bool = False  # padding-free batches: a micro-batch is one row of whole examples
+    # a micro-batch's length rounded up to a multiple of this (a packed row gets a filler that
+    # attends to itself only): a few shapes instead of one per length (training.data.Collator)
+    pad_to_multiple_of: int | None = None
     lora: LoraConfig = field(default_factory=LoraConfig)
     precision: Precision = "auto"
     learning_rate: float = 2e-4
@@ -161,6 +164,8 @@ def _number_problems(cfg: TrainingConfig) -> list[str]:
         (cfg.max_per_task is None or cfg.max_per_task >= 1, "max_per_task",
          "must be at least 1 or null (every record)"),
         (0 <= cfg.max_bad_share <= 1, "max_bad_share", "must be between 0 and 1"),
+        (cfg.pad_to_multiple_of is None or cfg.pad_to_multiple_of >= 1, "pad_to_multiple_of",
+         "must be at least 1 or null (no rounding)"),
     ]
     return [f"{key}: {getattr(cfg, key)!r} {fix}" for ok, key, fix in checks if not ok]
 

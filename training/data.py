@@ -12,6 +12,11 @@ silently dropped; malformed lines are also printed (count, first file:line) and 
 ``max_bad_share`` of them stops the run (``screen_bad_lines``). ``Collator`` pads (ids with pad, labels with -100, weights with 0) or, with
 ``packing``, concatenates a micro-batch into ONE row with ``position_ids`` restarting at each
 example, which transformers turns into a block-diagonal attention mask (no padding at all).
+``pad_to_multiple_of`` rounds a batch's length up (a packed row gets a filler segment of pad
+ids with its own positions, no labels and no weight, which attends to itself only; the batch's
+``token_count`` leaves it out): on a CPU every new length makes new matrix-product kernels and
+buffers, and a 30-minute run over rows of every length from ~300 to ~2,000 tokens slowed from
+1.3 to ~2.5 s a step as its memory grew from 3 to 5.5 GB; rounded to 128 it keeps ~1.5 s.
 """
 
 from __future__ import annotations
@@ -181,11 +186,12 @@ class Collator:
 
     pad_id: int
     packing: bool = False
+    pad_to_multiple_of: int | None = None
 
     def __call__(self, examples: Sequence[dict[str, list]]) -> dict[str, torch.Tensor]:
         if self.packing:
             return self._packed(examples)
-        width = max(len(e["input_ids"]) for e in examples)
+        width = self._rounded(max(len(e["input_ids"]) for e in examples))
         batch: dict[str, list] = {"input_ids": [], "labels": [], "loss_weights": [],
                                   "attention_mask": []}
         for e in examples:
@@ -204,7 +210,18 @@ class Collator:
             row["labels"] += e["labels"]
             row["loss_weights"] += e["loss_weights"]
             row["position_ids"] += list(range(len(e["input_ids"])))
-        return _tensors({key: [value] for key, value in row.items()})
+        tokens = len(row["input_ids"])
+        filler = self._rounded(tokens) - tokens
+        row["input_ids"] += [self.pad_id] * filler
+        row["labels"] += [IGNORE] * filler
+        row["loss_weights"] += [0.0] * filler
+        row["position_ids"] += list(range(filler))
+        return {**_tensors({key: [value] for key, value in row.items()}),
+                "token_count": torch.tensor(tokens)}
+
+    def _rounded(self, length: int) -> int:
+        step = self.pad_to_multiple_of or 1
+        return -(-length // step) * step
 
 
 def _tensors(batch: dict[str, list]) -> dict[str, torch.Tensor]:

@@ -100,7 +100,8 @@ def setup(cfg: TrainingConfig) -> Run:
         model=model, args=sft_config(cfg, precision, has_eval=eval_set is not None),
         train_dataset=Dataset.from_list(train_set),
         eval_dataset=Dataset.from_list(eval_set) if eval_set else None,
-        processing_class=tokenizer, data_collator=Collator(tokenizer.pad_token_id, cfg.packing),
+        processing_class=tokenizer, data_collator=Collator(tokenizer.pad_token_id, cfg.packing,
+                                                         cfg.pad_to_multiple_of),
         compute_metrics=compute_metrics_for(new_ids), preprocess_logits_for_metrics=argmax_logits,
         callbacks=[generation, TimeBudget(cfg.max_minutes), report.JsonlLog(cfg.output_dir)],
     )

@@ -50,3 +50,9 @@ def test_packed_row_equals_separate_rows():
                          use_cache=False).logits  # as in training: a cache disables packing
         alone = [model(input_ids=torch.tensor([e["input_ids"]])).logits for e in (a, b)]
     assert torch.allclose(together, torch.cat(alone, dim=1), atol=1e-5)
+    rounded = Collator(pad_id=0, packing=True, pad_to_multiple_of=4)([a, b])
+    assert rounded["input_ids"].shape == (1, 8)
+    with torch.no_grad():
+        filled = model(input_ids=rounded["input_ids"], position_ids=rounded["position_ids"],
+                       use_cache=False).logits
+    assert torch.allclose(filled[:, :7], together, atol=1e-5)  # the filler changes nothing

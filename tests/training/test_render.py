@@ -133,3 +133,19 @@ def test_collator_pads_and_packs():
     assert packed["input_ids"].tolist() == [[1, 2, 3, 4, 5]]
     assert packed["position_ids"].tolist() == [[0, 1, 2, 0, 1]]
     assert "attention_mask" not in packed
+
+
+def test_collator_rounds_lengths_up_to_a_multiple():
+    a = {"input_ids": [1, 2, 3], "labels": [IGNORE, 2, 3], "loss_weights": [0.0, 1.0, 5.0]}
+    b = {"input_ids": [4, 5], "labels": [IGNORE, 5], "loss_weights": [0.0, 1.0]}
+    padded = Collator(pad_id=0, pad_to_multiple_of=4)([a, b])
+    assert padded["input_ids"].tolist() == [[1, 2, 3, 0], [4, 5, 0, 0]]
+    assert padded["attention_mask"].tolist() == [[1, 1, 1, 0], [1, 1, 0, 0]]
+    packed = Collator(pad_id=0, packing=True, pad_to_multiple_of=4)([a, b])
+    assert packed["input_ids"].tolist() == [[1, 2, 3, 4, 5, 0, 0, 0]]
+    assert packed["position_ids"].tolist() == [[0, 1, 2, 0, 1, 0, 1, 2]]  # the filler: its own
+    assert packed["labels"].tolist() == [[IGNORE, 2, 3, IGNORE, 5, IGNORE, IGNORE, IGNORE]]
+    assert packed["loss_weights"].tolist()[0][5:] == [0.0, 0.0, 0.0]
+    assert packed["token_count"].item() == 5  # what tokens/s counts: the filler is not read
+    exact = Collator(pad_id=0, packing=True, pad_to_multiple_of=5)([a, b])
+    assert exact["input_ids"].shape == (1, 5)  # already a multiple: no filler
