@@ -99,8 +99,6 @@ class WeightedSFTTrainer(SFTTrainer):
 
     def _count_tokens(self, inputs: dict[str, Any]) -> None:
         """Tokens seen, logged as ``num_tokens`` (TRL's own metric, for tokens/s)."""
-        mask, count = inputs.get("attention_mask"), inputs.get("token_count")
-        local = (count if count is not None else mask.sum() if mask is not None
-                 else torch.tensor(inputs["input_ids"].numel()))
+        local = inputs["token_count"]  # the collator's: padding and filler left out
         self._total_train_tokens += int(self.accelerator.gather_for_metrics(local).sum())
         self._metrics["train"]["num_tokens"] = [self._total_train_tokens]

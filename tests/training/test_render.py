@@ -149,3 +149,10 @@ def test_collator_rounds_lengths_up_to_a_multiple():
     assert packed["token_count"].item() == 5  # what tokens/s counts: the filler is not read
     exact = Collator(pad_id=0, packing=True, pad_to_multiple_of=5)([a, b])
     assert exact["input_ids"].shape == (1, 5)  # already a multiple: no filler
+
+
+def test_every_batch_counts_its_real_tokens():
+    a = {"input_ids": [1, 2, 3], "labels": [IGNORE, 2, 3], "loss_weights": [0.0, 1.0, 5.0]}
+    b = {"input_ids": [4, 5], "labels": [IGNORE, 5], "loss_weights": [0.0, 1.0]}
+    assert Collator(pad_id=0)([a, b])["token_count"].item() == 5  # not the 6 padded places
+    assert Collator(pad_id=0, packing=True)([a, b])["token_count"].item() == 5
