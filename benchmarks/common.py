@@ -112,11 +112,19 @@ def ratio(a: float | None, b: float | None) -> float | None:
     return None if a is None or not b else a / b
 
 
-def git_commit() -> str:
-    """HEAD of the checkout the benchmark ran in ("unknown" outside git)."""
+def _head() -> str:
     out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                          cwd=REPO, check=False)
     return out.stdout.strip() or "unknown"
+
+
+_HEAD_AT_IMPORT = _head()  # a benchmark hours long may end after a new commit
+
+
+def git_commit() -> str:
+    """HEAD of the checkout when the benchmark started, i.e. of the code it imported ("unknown"
+    outside git)."""
+    return _HEAD_AT_IMPORT
 
 
 def command_line() -> str:

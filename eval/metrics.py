@@ -98,6 +98,17 @@ def mean_interval(values: Sequence[float], seed: int = 0, resamples: int = 2000)
     return Figure(mean, n, means[int(0.025 * resamples)], means[int(0.975 * resamples) - 1])
 
 
+def sign_test(only_a: int, only_b: int) -> float:
+    """Two-sided exact sign test on paired outcomes: the chance of a split at least this uneven
+    between the pairs only A won and those only B won, were both equally likely (ties, won or lost
+    by both, do not count)."""
+    n = only_a + only_b
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, k) for k in range(min(only_a, only_b) + 1)) / 2**n
+    return min(1.0, 2 * tail)
+
+
 def share(flags: Iterable[bool]) -> Figure:
     flags = list(flags)
     return wilson(sum(flags), len(flags))

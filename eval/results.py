@@ -113,6 +113,19 @@ def summarize_offline(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def _git_commit() -> str | None:
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                                check=False, cwd=Path(__file__).parent).stdout.strip()
+    except OSError:
+        return None
+    return commit or None
+
+
+# the commit of the code this process imported: a run hours long may end after a new commit
+_COMMIT_AT_IMPORT = _git_commit()
+
+
 def environment() -> dict[str, Any]:
     """Versions, git commit and machine of this run."""
     versions = {"python": sys.version.split()[0]}
@@ -121,12 +134,7 @@ def environment() -> dict[str, Any]:
             versions[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
             continue
-    try:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
-                                check=False, cwd=Path(__file__).parent).stdout.strip()
-    except OSError:
-        commit = ""
-    return {"versions": versions, "git_commit": commit or None,
+    return {"versions": versions, "git_commit": _COMMIT_AT_IMPORT,
             "machine": {"platform": platform.platform(), "processor": _cpu_model(),
                         "cpus": os.cpu_count()}}
 

@@ -36,9 +36,12 @@ def opening(task: str, history: Sequence[str], page: DistilledPage, mode: Mode,
     """The system prompt of ``mode`` and the step's user turn (task, history, what the last
     action did, observation; in ``planned`` mode with the step's candidates). ``previous`` is
     the step before: its page, against which hybrid and full collapse what did not change, and
-    its action, whose effect the turn states."""
+    its action, whose effect the turn states; an element whose action changed nothing on this
+    page (``previous.futile``) is not among the candidates."""
     before = previous.page if previous is not None else None
-    candidates = step_candidates(task, history, page) if mode == "planned" else ""
+    futile = previous.futile if previous is not None else None
+    avoid = futile.arguments.get("index") if futile is not None else None
+    candidates = step_candidates(task, history, page, avoid=avoid) if mode == "planned" else ""
     observation = observe(page, mode, before, candidates).text
     return [
         {"role": "system", "content": system_prompt(mode)},

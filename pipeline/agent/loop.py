@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from pipeline.agent.conversation import tool_message
@@ -231,14 +231,17 @@ async def play_episode(policy: Policy, env: Environment, task: str, mode: Mode,
     idle = 0
     for _ in range(limits.max_steps):
         page = await env.observe()
-        messages = opening(task, record.history, page, mode, previous)
-        situation = Situation(task, list(record.history), mode, messages, page, gold)
-        record.current = StepOutcome(messages, "max_tool_calls")
-        if limits.refuse_futile_repeats and previous is not None:
+        checks_futile = limits.refuse_futile_repeats and previous is not None
+        if checks_futile:
             if previous.action is not None:  # what the last action did
                 futile = previous.action if changed_nothing(previous, page) else None
             elif futile is not None and not changed_nothing(previous, page):
                 futile = None  # the page moved on its own since
+            previous = replace(previous, futile=futile)
+        messages = opening(task, record.history, page, mode, previous)
+        situation = Situation(task, list(record.history), mode, messages, page, gold)
+        record.current = StepOutcome(messages, "max_tool_calls")
+        if checks_futile:
             record.current.futile = futile
         outcome = await play_step(policy, situation, env.act, limits, record.current)
         record.current = None

@@ -81,14 +81,15 @@ def planned_search(task: str, history: Sequence[str],
 
 
 def step_candidates(task: str, history: Sequence[str], page: DistilledPage,
-                    count: int = CANDIDATES) -> str:
+                    count: int = CANDIDATES, avoid: int | None = None) -> str:
     """The ``planned`` mode's block: the first ``count`` results of ``planned_search``, as
-    ``query_elements`` prints them."""
-    found = planned_search(task, history, page)[1]
-    if not found.refs:
+    ``query_elements`` prints them, without ``avoid`` (an element whose action just changed
+    nothing: the next result takes its place)."""
+    refs = [ref for ref in planned_search(task, history, page)[1].refs if ref != avoid]
+    if not refs:
         return "Candidates for this step: none; find elements with the query tools."
     index = index_for(page)
-    lines = [result_line(index, ref) for ref in found.refs[:count]]
+    lines = [result_line(index, ref) for ref in refs[:count]]
     return "Candidates for this step (the engine's reading of the task, best first):\n" + (
         "\n".join(lines))
 

@@ -53,10 +53,14 @@ _VERB = {"click": "click", "type": "typing", "select": "selection", "press": "ke
 
 @dataclass(frozen=True, slots=True)
 class PreviousStep:
-    """The step before: the page it saw, and the action it took there (None: it took none)."""
+    """The step before: the page it saw, and the action it took there (None: it took none).
+    ``futile`` is an action known to have changed nothing on this page, which still shows the
+    same (the live loop carries it until the page changes, ``StepLimits.refuse_futile_repeats``):
+    the ``planned`` mode leaves its element out of the candidates."""
 
     page: DistilledPage
     action: ToolCall | None = None
+    futile: ToolCall | None = None
 
 
 def effect_line(previous: PreviousStep | None, page: DistilledPage) -> str:

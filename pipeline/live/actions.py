@@ -24,9 +24,10 @@ from typing import Any, Literal
 
 from pipeline.live.browser import detach_cdp
 from pipeline.live.cdp import cdp_send
+from pipeline.live.field_values import FORMATS, wire_value
 
 ActionError = Literal["stale", "hidden", "disabled", "covered", "not_editable", "not_a_select",
-                      "no_option", "at_edge", "failed"]
+                      "no_option", "bad_value", "at_edge", "failed"]
 
 # Facts about the element the checks need, computed in its own frame.
 _STATE_JS = """function () {
@@ -73,11 +74,28 @@ _HIDDEN_FOCUS_JS = """function () {
   return editable && !field.readOnly && !shown;
 }"""
 # Set a value the way a user's input would end (for inputs the keyboard cannot fill: date...).
+# A colour input takes #rrggbb only: any opaque CSS colour ("red", "rgb(255,0,0)") is read by a
+# canvas. A value the field would drop (it sanitises to empty, or no colour reads it) is not set:
+# null, and the field keeps what it held.
 _SET_VALUE_JS = """function (value) {
   this.focus();
+  if (this.type === 'color') {
+    const paint = document.createElement('canvas').getContext('2d');
+    paint.fillStyle = '#010203';
+    paint.fillStyle = value;
+    const read = paint.fillStyle;
+    if (!read.startsWith('#') || (read === '#010203' && value.trim().toLowerCase() !== read))
+      return null;
+    value = read;
+  }
   const proto = Object.getPrototypeOf(this);
   const setter = Object.getOwnPropertyDescriptor(proto, 'value').set;
+  const before = this.value;
   setter.call(this, value);
+  if (value !== '' && this.value === '') {
+    setter.call(this, before);
+    return null;
+  }
   this.dispatchEvent(new Event('input', {bubbles: true}));
   this.dispatchEvent(new Event('change', {bubbles: true}));
   return this.value;
@@ -152,6 +170,14 @@ def probe_points(quads: list[list[float]], width: float, height: float
             if 0 <= x < width and 0 <= y < height:
                 points.append((x, y))
     return points
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 class LiveActions:
@@ -235,8 +261,7 @@ class LiveActions:
         if problem:
             return problem
         if state["type"] in _VALUE_SET_TYPES and state["tag"] == "input":
-            value = await self._call(object_id, _SET_VALUE_JS, text)
-            return ActionOutcome(True, f"set {what} to {value!r}")
+            return await self._set_value(object_id, state["type"], text, what)
         through_focus = False
         if not state["editable"] or state["readonly"]:
             through_focus = await self._call(object_id, _HIDDEN_FOCUS_JS)
@@ -250,6 +275,18 @@ class LiveActions:
         await self.page.keyboard.type(text)
         how = " (through the hidden field that has the focus)" if through_focus else ""
         return ActionOutcome(True, f"typed {text!r} into {what}{how}")
+
+    async def _set_value(self, object_id: str, kind: str, text: str, what: str) -> ActionOutcome:
+        """Set an input the keyboard cannot fill (date, time, colour, ...) to ``text``, written
+        the way people write it (``field_values``); refused when the browser drops the value."""
+        wanted = wire_value(kind, text)
+        number = kind != "range" or _is_number(wanted)  # a slider would take its middle
+        value = await self._call(object_id, _SET_VALUE_JS, wanted) if number else None
+        if value is None:
+            return ActionOutcome(False, f"{what} is a {kind} field and does not take {text!r}; "
+                                 f"write it as {FORMATS[kind]}", "bad_value")
+        read = f" (from {text!r})" if value != text else ""
+        return ActionOutcome(True, f"set {what} to {value!r}{read}")
 
     async def select(self, backend_id: int, option: str, what: str = "the element") -> ActionOutcome:
         return await self._guard(self._select(backend_id, option, what))

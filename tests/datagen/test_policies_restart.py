@@ -16,6 +16,7 @@ from datagen.miniwob.policies.similar import boxes_for
 from pipeline.agent.miniwob_env import LiveSettings, open_episode
 from pipeline.live.actions import LiveActions
 from pipeline.live.browser import BrowserConfig
+from pipeline.live.field_values import wire_value
 from pipeline.live.miniwob import episode_result, serve_miniwob
 
 SETTINGS = LiveSettings(BrowserConfig(), 60_000, disable_animations=True, after_action_ms=0)
@@ -121,6 +122,15 @@ def test_enter_date_wrong_date_is_retyped(capture_session, miniwob_base):
     live.type("#tt", "2001-01-01")
     act = live.label()
     assert act.op == "TYPE" and act.value != "2001-01-01" and act.target == css("#tt")
+    assert live.finish() > 0
+
+
+def test_enter_time_shown_in_the_fields_format_is_not_typed_again(capture_session, miniwob_base):
+    live = Live(capture_session, miniwob_base, "enter-time")
+    spoken = re.search(r"Enter (\d{1,2}:\d\d\s?[AP]M)", live.episode.utterance).group(1)
+    assert live.label().value == spoken  # the oracle types the time as the task writes it
+    live.type("#tt", wire_value("time", spoken))  # the field holds it as HH:MM
+    assert live.label().target == css("#subbtn")
     assert live.finish() > 0
 
 

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from eval.metrics import StepScore, mean_interval, mind2web_metrics, op_f1, op_string, wilson
+from eval.metrics import (
+    StepScore,
+    mean_interval,
+    mind2web_metrics,
+    op_f1,
+    op_string,
+    sign_test,
+    wilson,
+)
 
 
 def test_operation_f1_is_set_based_token_f1():
@@ -37,3 +45,9 @@ def test_intervals():
     assert flat.value == flat.low == flat.high == 2.0
     small = mean_interval([0.0, 1.0, 1.0, 1.0])
     assert small.low < small.value == 0.75 <= small.high
+
+
+def test_sign_test_is_the_exact_two_sided_binomial():
+    assert sign_test(10, 0) == pytest.approx(2 / 2**10)  # all ten discordant pairs one way
+    assert sign_test(3, 1) == sign_test(1, 3) == pytest.approx(2 * 5 / 16)  # P(X <= 1), n = 4
+    assert sign_test(0, 0) == 1.0 and sign_test(5, 5) == 1.0

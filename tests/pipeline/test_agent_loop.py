@@ -5,6 +5,7 @@ without feedback), the call limit holds, and nothing a policy does raises."""
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -172,6 +173,30 @@ def test_an_action_that_changed_nothing_is_refused_until_the_page_changes(page):
         "Sum", "full", replace(limits, max_steps=2), history_line, opening))
     assert [s.stop for s in moved_on.steps] == ["action", "action"]  # refused, then another
     assert moved_on.steps[1].action == make_call("click", index=other)
+
+
+def _candidates(step) -> list[int]:
+    block = step.messages[1]["content"].split("Candidates for this step")[1].split("\n\n")[0]
+    return [int(ref) for ref in re.findall(r"^\[(\d+)\]", block, re.MULTILINE)]
+
+
+def test_an_element_whose_action_changed_nothing_leaves_the_planned_candidates(page):
+    first = _candidates(asyncio.run(play_episode(
+        Scripted("???"), FakeEnv(page, 99), "Sign in", "planned", StepLimits(max_steps=1),
+        history_line, opening)).steps[0])
+    click = f'<bu_click>{{"index": {first[0]}}}<bu_end>'
+    limits = StepLimits(max_steps=3, refuse_futile_repeats=True)
+    record = asyncio.run(play_episode(Scripted(click), FakeEnv(page, 99), "Sign in", "planned",
+                                      limits, history_line, opening))
+    steps = [_candidates(step) for step in record.steps]
+    assert steps[0] == first and len(first) == 3
+    # the click changed nothing: the next candidate moves up, also after a step with no action
+    assert steps[1] == steps[2] == first[1:] + steps[1][2:] and first[0] not in steps[1]
+    assert [s.stop for s in record.steps] == ["action", "repeated_refusal", "repeated_refusal"]
+    unchecked = asyncio.run(play_episode(Scripted(click), FakeEnv(page, 99), "Sign in",
+                                         "planned", replace(limits, refuse_futile_repeats=False),
+                                         history_line, opening))
+    assert all(_candidates(step) == first for step in unchecked.steps)
 
 
 def test_unusable_replies_in_a_row_end_the_step_and_the_episode(page):

@@ -8,7 +8,6 @@ each guess and bisects.
 from __future__ import annotations
 
 import re
-from datetime import datetime
 
 from datagen.miniwob.policies.base import (
     PolicyError,
@@ -46,15 +45,14 @@ async def enter_password(page, episode):
 
 
 async def enter_date(page, episode):
-    day = datetime.strptime(after(episode.utterance, r"(\d\d/\d\d/\d{4})").group(1), "%m/%d/%Y")
-    yield type_(css("#tt"), day.strftime("%Y-%m-%d"))  # a date input takes YYYY-MM-DD
+    """The date as the task writes it: the executor sets a date input from "04/15/2018"."""
+    yield type_(css("#tt"), after(episode.utterance, r"(\d\d/\d\d/\d{4})").group(1))
     yield click(css("#subbtn"))
 
 
 async def enter_time(page, episode):
-    spoken = after(episode.utterance, r"Enter (\d{1,2}:\d\d\s?[AP]M)").group(1)
-    clock = datetime.strptime(spoken.replace(" ", ""), "%I:%M%p")
-    yield type_(css("#tt"), clock.strftime("%H:%M"))  # a time input takes HH:MM
+    """The time as the task writes it ("3:03 PM"): the executor converts it for the field."""
+    yield type_(css("#tt"), after(episode.utterance, r"Enter (\d{1,2}:\d\d\s?[AP]M)").group(1))
     yield click(css("#subbtn"))
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from datagen.miniwob.policies import policy_for
 from datagen.miniwob.policies.base import Act
+from pipeline.live.field_values import wire_value
 from pipeline.live.miniwob import Episode
 
 # The state of an act's target that the generic rule compares with the act (null: no element).
@@ -27,7 +28,8 @@ _TARGET_STATE_JS = """() => {
   if (!e) return null;
   const selected = e.tagName === 'SELECT' && e.selectedIndex >= 0
     ? e.options[e.selectedIndex] : null;
-  return {value: typeof e.value === 'string' ? e.value : null, checked: !!e.checked,
+  return {value: typeof e.value === 'string' ? e.value : null, type: e.type || '',
+          checked: !!e.checked,
           selected: selected ? [selected.value, selected.textContent.trim()] : []};
 }"""
 
@@ -51,8 +53,8 @@ async def effect_shown(page: Any, act: Act) -> bool:
     state = await page.evaluate(_TARGET_STATE_JS.replace("TARGET", act.target))
     if state is None:
         return False
-    if act.op == "TYPE":
-        return state["value"] == act.value
+    if act.op == "TYPE":  # a date typed as "04/15/2018" shows as "2018-04-15"
+        return state["value"] in (act.value, wire_value(state["type"], act.value))
     if act.op == "SELECT":
         return act.value in state["selected"]
     return state["checked"] == act.checked
