@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from common import markdown_table
+from steps_curve import GROUPS
 from targets import Target
 
 BROWSERGYM_RESULTS = ("eval_browsergym", "eval_browsergym_calls", "eval_browsergym_engine")
@@ -30,7 +31,8 @@ EVAL_RESULTS = ("eval_miniwob", "eval_mind2web_miniwob", "eval_browsergym",
                 "eval_browsergym_oracle", "eval_browsergym_calls", "eval_browsergym_engine",
                 "eval_browsergym_planner", "eval_browsergym_demo", "eval_browsergym_planned",
                 "eval_browsergym_grounded", "eval_browsergym_long", "eval_browsergym_forks",
-                "agent", "throughput_cache")
+                "eval_browsergym_round", "eval_browsergym_round40", "browsergym_steps", "agent",
+                "throughput_cache")
 MISSING = "_`benchmarks/results/{name}.json` is missing: that benchmark has not run._"
 LIVE = (("success_rate", "success %"), ("valid_call_rate", "valid calls %"),
         ("steps_per_episode", "steps"), ("tool_calls_per_step", "queries/step"),
@@ -225,4 +227,32 @@ def eval_sections(results: dict[str, dict[str, Any] | None]) -> list[str]:
                         "30-minute student, a repeated refused call replaced by one of 4 answers "
                         "forked where the model was least sure (generation.alternatives=4)",
                         results.get("eval_browsergym_forks"), "eval_browsergym_forks")
+    out += eval_section("BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): the "
+                        "same data, 30 minutes of today's CPU config (packed pairs, frozen "
+                        "weights in bf16, rows rounded to 128; 1,265 steps)",
+                        results.get("eval_browsergym_round"), "eval_browsergym_round")
+    out += eval_section("BrowserGym MiniWoB benchmark, round 1 (the first 125 episodes): the "
+                        "same data, 40 minutes of today's CPU config",
+                        results.get("eval_browsergym_round40"), "eval_browsergym_round40")
+    out += steps_section(results.get("browsergym_steps"))
     return out + agent_section(results.get("agent"))
+
+
+def steps_section(steps: dict[str, Any] | None) -> list[str]:
+    """Students of the same records after more or fewer steps, on the episodes all played
+    (``benchmarks/steps_curve.py``)."""
+    out = ["", "### BrowserGym: live success against training steps (the same records)", ""]
+    if steps is None:
+        return out + [MISSING.format(name="browsergym_steps")]
+    rows = [[p["steps"], p["conversations"], p["epochs"], p["step_minutes"],
+             100 * p["success"]["value"], *(100 * p["groups"][g]["value"] for g in GROUPS)]
+            for p in steps["points"]]
+    out += [(f"On the {steps['episodes']} episodes every run played; `{steps['command']}` "
+             f"(commit `{steps['commit']}`)."), "",
+            markdown_table(["steps", "conversations", "epochs", "minutes of steps", "success %",
+                            *(f"{g} %" for g in GROUPS)], rows), ""]
+    out += [f"- {p['from']} -> {p['to']} steps: {p['only_later']} episodes finished by the "
+            f"later student alone, {p['only_earlier']} by the earlier alone (sign test p = "
+            f"{p['sign_test_p']:.2g})" for p in steps["pairs"]]
+    image = steps["plot"].removeprefix("docs/")  # the page sits in docs/
+    return out + ["", f"![success against training steps]({image})", ""]
