@@ -75,18 +75,17 @@ _HIDDEN_FOCUS_JS = """function () {
 }"""
 # Set a value the way a user's input would end (for inputs the keyboard cannot fill: date...).
 # A colour input takes #rrggbb only: any opaque CSS colour ("red", "rgb(255,0,0)") is read by a
-# canvas. A value the field would drop (it sanitises to empty, or no colour reads it) is not set:
-# null, and the field keeps what it held.
+# canvas. A value the field would drop or replace (sanitised to empty, not a colour, a slider's
+# non-number that would become its middle) is not set: null, and the field keeps what it held.
 _SET_VALUE_JS = """function (value) {
   this.focus();
+  if (this.type === 'range' && value !== '' && isNaN(Number(value))) return null;
   if (this.type === 'color') {
+    if (!CSS.supports('color', value)) return null;
     const paint = document.createElement('canvas').getContext('2d');
-    paint.fillStyle = '#010203';
     paint.fillStyle = value;
-    const read = paint.fillStyle;
-    if (!read.startsWith('#') || (read === '#010203' && value.trim().toLowerCase() !== read))
-      return null;
-    value = read;
+    if (!paint.fillStyle.startsWith('#')) return null;  // translucent: no #rrggbb for it
+    value = paint.fillStyle;
   }
   const proto = Object.getPrototypeOf(this);
   const setter = Object.getOwnPropertyDescriptor(proto, 'value').set;
@@ -170,14 +169,6 @@ def probe_points(quads: list[list[float]], width: float, height: float
             if 0 <= x < width and 0 <= y < height:
                 points.append((x, y))
     return points
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 class LiveActions:
@@ -279,9 +270,7 @@ class LiveActions:
     async def _set_value(self, object_id: str, kind: str, text: str, what: str) -> ActionOutcome:
         """Set an input the keyboard cannot fill (date, time, colour, ...) to ``text``, written
         the way people write it (``field_values``); refused when the browser drops the value."""
-        wanted = wire_value(kind, text)
-        number = kind != "range" or _is_number(wanted)  # a slider would take its middle
-        value = await self._call(object_id, _SET_VALUE_JS, wanted) if number else None
+        value = await self._call(object_id, _SET_VALUE_JS, wire_value(kind, text))
         if value is None:
             return ActionOutcome(False, f"{what} is a {kind} field and does not take {text!r}; "
                                  f"write it as {FORMATS[kind]}", "bad_value")
