@@ -135,18 +135,29 @@ async def _labelled(env: MiniwobEnvironment, episode: Episode, wait_ms: int
     if act is None:
         return "the policy has nothing left to do"
     target = await env.actions.backend_id_of(act.target)
-    if target is None or target not in distilled.state.by_backend_id():
+    if not labellable(distilled, act, target):
         # the target is still opening (a menu, a panel): wait for it, then look again
         if problem := await settle_target(env.page, act, wait_ms):
             return f"its target is {problem} ({act.op} {act.target[:80]})"
         distilled = await env.observe()
         target = await env.actions.backend_id_of(act.target)
-        if target is None or target not in distilled.state.by_backend_id():
-            return f"its target is not in the capture ({act.op} {act.target[:80]})"
+        if not labellable(distilled, act, target):
+            return f"its target is no element of the page ({act.op} {act.target[:80]})"
     drop = await env.actions.backend_id_of(act.drop) if act.drop else None
     if act.drop and (drop is None or drop not in distilled.state.by_backend_id()):
         return f"its drop target is not in the capture ({act.drop[:80]})"
     return distilled, act, target, drop
+
+
+def labellable(page: DistilledPage, act: Act, target: int | None) -> bool:
+    """Whether a label on ``target`` can be written as a call on ``page``: it is one of the
+    page's elements (a hidden node is in the capture but has no ref, and datagen build would
+    drop the step), or in the capture at all for a key press, which goes where the focus is."""
+    if target is None:
+        return False
+    if act.original_op == "PRESS":
+        return target in page.state.by_backend_id()
+    return bool(target_refs(page, [target]))
 
 
 async def _execute(env: MiniwobEnvironment, outcome: StepOutcome, page: DistilledPage,

@@ -175,6 +175,20 @@ def test_email_inbox_delete_right_email_open(capture_session, miniwob_base):
     assert live.finish() > 0
 
 
+def test_email_by_fields_right_email_open(capture_session, miniwob_base):
+    # the free-text email tasks (DAgger's students open the email, then the label must act on
+    # it, not click the hidden inbox row again)
+    for task in ("email-inbox-nl-turk", "email-inbox-forward-nl", "email-inbox-star-reply"):
+        live = Live(capture_session, miniwob_base, task)
+        live.js("(sender) => Array.from(document.querySelectorAll('#main .email-thread')).find("
+                "(t) => t.querySelector('.email-sender').textContent === sender).click()",
+                fields(live)["by"])
+        assert live.label().target in {css("#email .email-actions .trash"),
+                                       css("#email .email-actions .star"),
+                                       css("#email .email-reply"), css("#email .email-forward")}
+        assert live.finish() > 0
+
+
 def test_click_tab_2_wrong_tab_open(capture_session, miniwob_base):
     for seed in range(SEED, SEED + 10):  # a seed whose link is not in the first tab
         live = Live(capture_session, miniwob_base, "click-tab-2", seed)

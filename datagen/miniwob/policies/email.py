@@ -18,10 +18,30 @@ from datagen.miniwob.policies.base import (
 
 
 async def email_inbox(page, episode):
-    sender = after(episode.utterance, r"^Find the email by (.+?) and ").group(1)
     text = episode.utterance
-    wanted_form = "reply" if "reply to them" in text else (
-        "forward" if "forward that email to" in text else None)
+    sender = after(text, r"^Find the email by (.+?) and ").group(1)
+    if "trash icon" in text:
+        acts = on_email(page, sender, "delete")
+    elif "star icon" in text:
+        acts = on_email(page, sender, "star")
+    elif "reply to them" in text:
+        acts = on_email(page, sender, "reply", quoted(text)[0])
+    elif "forward that email to" in text:
+        acts = on_email(page, sender, "forward",
+                        after(text, r"forward that email to (.+)\.$").group(1))
+    else:
+        raise PolicyError(f"{episode.task}: no known email action in {text!r}")
+    async for act in acts:
+        yield act
+
+
+async def on_email(page, sender: str, action: str, text: str = ""):
+    """The acts that ``action`` ("delete", "star", "reply" with ``text``, "forward" to ``text``)
+    ``sender``'s email from the page as it is: a form that is not wanted and another sender's
+    email are closed first, an email or a reply/forward form already open is not opened again."""
+    if action not in ("delete", "star", "reply", "forward"):
+        raise PolicyError(f"no known email action {action!r}")
+    wanted_form = action if action in ("reply", "forward") else None
     form = await page.evaluate(  # a reply or forward form open over the email
         "() => ['reply', 'forward'].find((f) => document.querySelector('#' + f)) || null")
     shown = await page.evaluate(
@@ -35,23 +55,20 @@ async def email_inbox(page, episode):
     if shown != sender:
         yield click("() => Array.from(document.querySelectorAll('#main .email-thread')).find("
                     f"(t) => t.querySelector('.email-sender').textContent === {json.dumps(sender)})")
-    if "trash icon" in text:
+    if action == "delete":
         yield click(css("#email .email-actions .trash"))
-    elif "star icon" in text:
+    elif action == "star":
         yield click(css("#email .email-actions .star"))
-    elif wanted_form == "reply":
+    elif action == "reply":
         if form is None:
             yield click(css("#email .email-reply"))
-        yield type_(css("#reply-text"), quoted(text)[0])
+        yield type_(css("#reply-text"), text)
         yield click(css("#send-reply"))
-    elif wanted_form == "forward":
+    else:
         if form is None:
             yield click(css("#email .email-forward"))
-        yield type_(css("#forward .forward-sender"),
-                    after(text, r"forward that email to (.+)\.$").group(1))
+        yield type_(css("#forward .forward-sender"), text)
         yield click(css("#send-forward"))
-    else:
-        raise PolicyError(f"{episode.task}: no known email action in {text!r}")
 
 
 POLICIES = {

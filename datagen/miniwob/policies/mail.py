@@ -1,34 +1,25 @@
 """Oracle policy for the email-inbox tasks whose instruction is free text (``-nl``, ``-nl-turk``,
 ``-star-reply``): the fields miniwob reads from the utterance say whose email to open and what to
-do with it (a ``to`` without a ``task`` is a forward)."""
+do with it (a ``to`` without a ``task`` is a forward); ``email.on_email`` acts from the page as it
+is, so a run restarted mid-episode (DAgger) does not open an email that is already open."""
 
 from __future__ import annotations
 
-import json
-
-from datagen.miniwob.policies.base import PolicyError, click, css, field, type_
+from datagen.miniwob.policies.base import PolicyError, field
+from datagen.miniwob.policies.email import on_email
 
 
 async def email_by_fields(page, episode):
     fields = dict(episode.fields)
     task = fields.get("task", "forward" if "to" in fields else "")
-    yield click("() => Array.from(document.querySelectorAll('#main .email-thread')).find((t) => "
-                f"t.querySelector('.email-sender').textContent === "
-                f"{json.dumps(field(episode, 'by'))})")
-    if task == "delete":
-        yield click(css("#email .email-actions .trash"))
-    elif task == "star":
-        yield click(css("#email .email-actions .star"))
-    elif task == "reply":
-        yield click(css("#email .email-reply"))
-        yield type_(css("#reply-text"), field(episode, "message"))
-        yield click(css("#send-reply"))
-    elif task == "forward":
-        yield click(css("#email .email-forward"))
-        yield type_(css("#forward .forward-sender"), field(episode, "to"))
-        yield click(css("#send-forward"))
+    if task in ("reply", "forward"):
+        text = field(episode, "message" if task == "reply" else "to")
+    elif task in ("delete", "star"):
+        text = ""
     else:
         raise PolicyError(f"{episode.task}: no known email action in {episode.fields}")
+    async for act in on_email(page, field(episode, "by"), task, text):
+        yield act
 
 
 POLICIES = {
