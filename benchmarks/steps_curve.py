@@ -6,7 +6,8 @@
 Each argument is an eval folder (``python -m eval`` or ``eval_benchmark.py``) of one checkpoint
 run; its ``results.json`` names the training run folder, whose ``metrics.json`` gives the
 optimizer steps, the conversations they saw (steps x batch x accumulation), the epochs, the
-minutes of steps and the dataset. Success is counted on the episodes every folder played (a
+minutes of steps and the dataset; a run that started from another run's adapter
+(``init_adapter``: a DAgger round) counts that run's steps, conversations and minutes too. Success is counted on the episodes every folder played (a
 task, its seed, and which of that pair's repeats -- BrowserGym's rounds may draw a seed twice),
 for all of them and per group (trained, held-out task, never recorded), with 95% Wilson
 intervals; each run is set against the one before it on those episodes (how many only one of
@@ -39,8 +40,9 @@ def load_run(folder: Path) -> dict[str, Any]:
     checkpoint = Path(results["config"]["checkpoint"])
     if not checkpoint.is_absolute():
         checkpoint = REPO / checkpoint
-    metrics = json.loads((checkpoint / "metrics.json").read_text(encoding="utf-8"))
-    config, train = metrics["config"], metrics["train"]
+    runs = lineage(checkpoint)
+    metrics = runs[-1]
+    config = metrics["config"]
     rows = [json.loads(line) for line in (folder / "episodes.jsonl").open(encoding="utf-8")]
     rows.sort(key=lambda row: row.get("finished_at") or 0)
     repeats: Counter[tuple[str, int]] = Counter()
@@ -49,18 +51,33 @@ def load_run(folder: Path) -> dict[str, Any]:
         pair = (row["task"], row["seed"])
         episodes[(*pair, repeats[pair])] = row
         repeats[pair] += 1
-    steps = int(train["global_step"])
     return {
         "folder": str(folder), "checkpoint": str(results["config"]["checkpoint"]),
         "dataset": config["dataset_dir"],
         "records": records_digest(REPO / config["dataset_dir"], config["train_split"]),
-        "steps": steps,
-        "conversations": steps * int(config["batch_size"]) * int(config["grad_accum"]),
+        "steps": sum(int(run["train"]["global_step"]) for run in runs),
+        "conversations": sum(int(run["train"]["global_step"]) * int(run["config"]["batch_size"])
+                             * int(run["config"]["grad_accum"]) for run in runs),
+        "stages": [int(run["train"]["global_step"]) for run in runs],
         "epochs": round(float(metrics["final_eval"].get("epoch", 0.0)), 3),
-        "step_minutes": round(float(train.get("step_seconds", 0.0)) / 60, 1),
+        "step_minutes": round(sum(float(run["train"].get("step_seconds", 0.0))
+                                  for run in runs) / 60, 1),
         "exact_call_match": metrics["final_eval"].get("eval_exact_call_match"),
         "episodes": episodes,
     }
+
+
+def lineage(run: Path) -> list[dict[str, Any]]:
+    """The ``metrics.json`` of the training runs behind a run folder, first run first: a run that
+    started from another's adapter (``init_adapter``) has that run's steps in it too."""
+    if not (run / "metrics.json").is_file() and (run.parent / "metrics.json").is_file():
+        run = run.parent  # an adapter/ or merged/ folder inside the run
+    metrics = json.loads((run / "metrics.json").read_text(encoding="utf-8"))
+    start = metrics["config"].get("init_adapter")
+    if not start:
+        return [metrics]
+    start_path = Path(start) if Path(start).is_absolute() else REPO / start
+    return [*lineage(start_path), metrics]
 
 
 def records_digest(dataset: Path, split: str) -> str:
@@ -97,7 +114,7 @@ def curve(runs: list[dict[str, Any]]) -> dict[str, Any]:
     return {"episodes": len(shared), "points": points, "pairs": pairs}
 
 
-def plot(result: dict[str, Any], out: Path) -> None:
+def plot(result: dict[str, Any], out: Path, mixed: bool = False) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -118,7 +135,8 @@ def plot(result: dict[str, Any], out: Path) -> None:
         ax.annotate(f"{point['steps']} steps, {point['epochs']:.2f} ep",
                     (point["conversations"], 100 * point["success"]["value"]),
                     textcoords="offset points", xytext=(4, -12), fontsize=8)
-    ax.set_xlabel("conversations trained on (the same records)")
+    ax.set_xlabel("conversations trained on" + (" (other records)" if mixed else
+                                                 " (the same records)"))
     ax.set_ylabel("episodes finished (%)")
     ax.set_title(f"Live success against training ({result['episodes']} shared episodes)")
     ax.grid(alpha=0.3)
@@ -142,7 +160,7 @@ def main() -> None:
                          "mix records and steps (pass --mixed to draw it anyway)")
     result = curve(runs)
     image = REPO / "docs" / "images" / f"{args.name}.png"
-    plot(result, image)
+    plot(result, image, mixed=len({run["records"] for run in runs}) > 1)
     print_table(f"Success on {result['episodes']} shared episodes",
                 ["steps", "conversations", "epochs", "minutes", "all %", *GROUPS],
                 [[p["steps"], p["conversations"], p["epochs"], p["step_minutes"],

@@ -9,12 +9,12 @@ import pytest
 from steps_curve import curve, load_run, records_digest
 
 
-def _run(tmp_path, name, steps, rows):
+def _run(tmp_path, name, steps, rows, init_adapter=None):
     train = tmp_path / f"{name}-train"
     train.mkdir()
     (train / "metrics.json").write_text(json.dumps({
         "config": {"dataset_dir": str(tmp_path / "data"), "train_split": "train",
-                   "batch_size": 2, "grad_accum": 1},
+                   "batch_size": 2, "grad_accum": 1, "init_adapter": init_adapter},
         "train": {"global_step": steps, "step_seconds": 60.0 * steps / 40},
         "final_eval": {"epoch": steps / 1000, "eval_exact_call_match": 0.5}}))
     folder = tmp_path / name
@@ -46,3 +46,15 @@ def test_shared_episodes_repeats_and_pairs(tmp_path):
     assert early["records"] == late["records"]
     shard.write_text('{"key": "a"}\n{"key": "b"}\n')  # the same records in another order
     assert records_digest(tmp_path / "data", "train") == early["records"]
+
+
+def test_a_run_from_another_runs_adapter_counts_its_steps(tmp_path):
+    shard = tmp_path / "data" / "data" / "train" / "shard-00000.jsonl"
+    shard.parent.mkdir(parents=True)
+    shard.write_text('{"key": "a"}\n')
+    _run(tmp_path, "first", 100, [("t", 1, "trained", False)])
+    (tmp_path / "first-train" / "adapter").mkdir()
+    later = _run(tmp_path, "later", 40, [("t", 1, "trained", True)],
+                 init_adapter=str(tmp_path / "first-train" / "adapter"))
+    assert (later["steps"], later["stages"], later["conversations"]) == (140, [100, 40], 280)
+    assert later["step_minutes"] == 3.5  # 150 s + 60 s of steps
