@@ -31,7 +31,8 @@ EVAL_RESULTS = ("eval_miniwob", "eval_mind2web_miniwob", "eval_browsergym",
                 "eval_browsergym_oracle", "eval_browsergym_calls", "eval_browsergym_engine",
                 "eval_browsergym_planner", "eval_browsergym_demo", "eval_browsergym_planned",
                 "eval_browsergym_grounded", "eval_browsergym_long", "eval_browsergym_forks",
-                "eval_browsergym_round", "eval_browsergym_round40", "browsergym_steps", "agent",
+                "eval_browsergym_round", "eval_browsergym_round40", "browsergym_steps",
+                "eval_browsergym_dagger", "eval_browsergym_wide", "browsergym_dagger", "agent",
                 "throughput_cache")
 MISSING = "_`benchmarks/results/{name}.json` is missing: that benchmark has not run._"
 LIVE = (("success_rate", "success %"), ("valid_call_rate", "valid calls %"),
@@ -235,15 +236,26 @@ def eval_sections(results: dict[str, dict[str, Any] | None]) -> list[str]:
                         "same data, 40 minutes of today's CPU config",
                         results.get("eval_browsergym_round40"), "eval_browsergym_round40")
     out += steps_section(results.get("browsergym_steps"))
+    out += eval_section("BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): the "
+                        "1,265-step student trained 20 minutes more on records of 12 seeds a task "
+                        "and 953 states it reached itself, labelled by the oracle (DAgger)",
+                        results.get("eval_browsergym_dagger"), "eval_browsergym_dagger")
+    out += eval_section("BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): the "
+                        "control, the same 20 minutes on the records of 12 seeds a task alone",
+                        results.get("eval_browsergym_wide"), "eval_browsergym_wide")
+    out += steps_section(results.get("browsergym_dagger"), "browsergym_dagger",
+                         "BrowserGym: a DAgger round against its control (other records)")
     return out + agent_section(results.get("agent"))
 
 
-def steps_section(steps: dict[str, Any] | None) -> list[str]:
-    """Students of the same records after more or fewer steps, on the episodes all played
-    (``benchmarks/steps_curve.py``)."""
-    out = ["", "### BrowserGym: live success against training steps (the same records)", ""]
+def steps_section(steps: dict[str, Any] | None, name: str = "browsergym_steps",
+                  title: str = "BrowserGym: live success against training steps (the same "
+                               "records)") -> list[str]:
+    """Students after more or fewer steps, on the episodes all played
+    (``benchmarks/steps_curve.py``, result ``name``)."""
+    out = ["", f"### {title}", ""]
     if steps is None:
-        return out + [MISSING.format(name="browsergym_steps")]
+        return out + [MISSING.format(name=name)]
     rows = [[p["steps"], p["conversations"], p["epochs"], p["step_minutes"],
              100 * p["success"]["value"], *(100 * p["groups"][g]["value"] for g in GROUPS)]
             for p in steps["points"]]

@@ -132,7 +132,8 @@ def plot(result: dict[str, Any], out: Path, mixed: bool = False) -> None:
         ax.errorbar(seen, values, yerr=errors if label == "all" else None, fmt=style,
                     capsize=3, label=f"{label} (n={n})", alpha=1.0 if label == "all" else 0.6)
     for point in result["points"]:
-        ax.annotate(f"{point['steps']} steps, {point['epochs']:.2f} ep",
+        run = f"{Path(point['checkpoint']).parent.name}: " if mixed else ""  # which records
+        ax.annotate(f"{run}{point['steps']} steps, {point['epochs']:.2f} ep",
                     (point["conversations"], 100 * point["success"]["value"]),
                     textcoords="offset points", xytext=(4, -12), fontsize=8)
     ax.set_xlabel("conversations trained on" + (" (other records)" if mixed else
