@@ -27,13 +27,6 @@ from steps_curve import GROUPS
 from targets import Target
 
 BROWSERGYM_RESULTS = ("eval_browsergym", "eval_browsergym_calls", "eval_browsergym_engine")
-EVAL_RESULTS = ("eval_miniwob", "eval_mind2web_miniwob", "eval_browsergym",
-                "eval_browsergym_oracle", "eval_browsergym_calls", "eval_browsergym_engine",
-                "eval_browsergym_planner", "eval_browsergym_demo", "eval_browsergym_planned",
-                "eval_browsergym_grounded", "eval_browsergym_long", "eval_browsergym_forks",
-                "eval_browsergym_round", "eval_browsergym_round40", "browsergym_steps",
-                "eval_browsergym_dagger", "eval_browsergym_wide", "browsergym_dagger", "agent",
-                "throughput_cache")
 MISSING = "_`benchmarks/results/{name}.json` is missing: that benchmark has not run._"
 LIVE = (("success_rate", "success %"), ("valid_call_rate", "valid calls %"),
         ("steps_per_episode", "steps"), ("tool_calls_per_step", "queries/step"),
@@ -45,6 +38,57 @@ OFFLINE = (("element_accuracy", "Ele.Acc %"), ("operation_f1", "Op.F1 %"), ("ste
            ("observation_tokens_per_step", "obs tok/step"), ("seconds_per_step", "s/step"))
 PERCENT = {"success_rate", "valid_call_rate", "element_accuracy", "operation_f1", "step_sr",
            "task_sr"}
+
+# The sections of live and offline eval results, in page order: (result name, title); a name
+# of benchmarks/steps_curve.py's (STEPS_CURVES) gets its table of paired runs instead.
+SECTIONS = (
+    ("eval_miniwob", "Live MiniWoB++ (eval)"),
+    ("eval_mind2web_miniwob", "Offline Mind2Web metrics on the held-out recorded steps"),
+    ("eval_browsergym", "BrowserGym MiniWoB benchmark"),
+    ("eval_browsergym_oracle", (
+        "BrowserGym MiniWoB benchmark: the oracle again, after the fixes round 1 showed")),
+    ("eval_browsergym_calls", (
+        "BrowserGym MiniWoB benchmark: a checkpoint that answers in calls alone (no rationale)")),
+    ("eval_browsergym_engine", (
+        "BrowserGym MiniWoB benchmark: the engine fixes read from the student's failures, "
+        "futile repeats refused")),
+    ("eval_browsergym_planner", (
+        "BrowserGym MiniWoB benchmark: the engine's planner alone (no model)")),
+    ("eval_browsergym_demo", (
+        "BrowserGym MiniWoB benchmark, rounds 1-2 (the first 190 episodes): the demo's records "
+        "and steps trained in query_only mode")),
+    ("eval_browsergym_planned", (
+        "BrowserGym MiniWoB benchmark, all five rounds: the same records and steps trained in "
+        "planned mode (the planner's candidates in the prompt)")),
+    ("eval_browsergym_grounded", (
+        "BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): a planned student "
+        "trained only on values it read (ungrounded typing rejected, the page's text read "
+        "first)")),
+    ("eval_browsergym_long", (
+        "BrowserGym MiniWoB benchmark, all five rounds: the same data trained for 30 minutes")),
+    ("eval_browsergym_forks", (
+        "BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): the 30-minute "
+        "student, a repeated refused call replaced by one of 4 answers forked where the model "
+        "was least sure (generation.alternatives=4)")),
+    ("eval_browsergym_round", (
+        "BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): the same data, 30 "
+        "minutes of today's CPU config (packed pairs, frozen weights in bf16, rows rounded to "
+        "128; 1,265 steps)")),
+    ("eval_browsergym_round40", (
+        "BrowserGym MiniWoB benchmark, round 1 (the first 125 episodes): the same data, 40 "
+        "minutes of today's CPU config")),
+    ("browsergym_steps", "BrowserGym: live success against training steps (the same records)"),
+    ("eval_browsergym_dagger", (
+        "BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): the 1,265-step "
+        "student trained 20 minutes more on records of 12 seeds a task and 953 states it "
+        "reached itself, labelled by the oracle (DAgger)")),
+    ("eval_browsergym_wide", (
+        "BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): the control, the "
+        "same 20 minutes on the records of 12 seeds a task alone")),
+    ("browsergym_dagger", "BrowserGym: a DAgger round against its control (other records)"),
+)
+STEPS_CURVES = ("browsergym_steps", "browsergym_dagger")
+EVAL_RESULTS = (*(name for name, _ in SECTIONS), "agent", "throughput_cache")
 
 
 def cell(key: str, figure: Any) -> str:
@@ -195,62 +239,13 @@ def eval_sections(results: dict[str, dict[str, Any] | None]) -> list[str]:
             for t in eval_targets(results)]
     out = ["## Targets (issue 12: eval)", "",
            markdown_table(["target", "goal", "measured", "verdict", "gap"], rows), ""]
-    out += eval_section("Live MiniWoB++ (eval)", results.get("eval_miniwob"), "eval_miniwob")
-    out += eval_section("Offline Mind2Web metrics on the held-out recorded steps",
-                        results.get("eval_mind2web_miniwob"), "eval_mind2web_miniwob")
-    out += eval_section("BrowserGym MiniWoB benchmark", results.get("eval_browsergym"),
-                        "eval_browsergym")
-    out += eval_section("BrowserGym MiniWoB benchmark: the oracle again, after the fixes round 1 "
-                        "showed", results.get("eval_browsergym_oracle"), "eval_browsergym_oracle")
-    out += eval_section("BrowserGym MiniWoB benchmark: a checkpoint that answers in calls alone "
-                        "(no rationale)", results.get("eval_browsergym_calls"),
-                        "eval_browsergym_calls")
-    out += eval_section("BrowserGym MiniWoB benchmark: the engine fixes read from the student's "
-                        "failures, futile repeats refused", results.get("eval_browsergym_engine"),
-                        "eval_browsergym_engine")
-    out += eval_section("BrowserGym MiniWoB benchmark: the engine's planner alone (no model)",
-                        results.get("eval_browsergym_planner"), "eval_browsergym_planner")
-    out += eval_section("BrowserGym MiniWoB benchmark, rounds 1-2 (the first 190 episodes): the "
-                        "demo's records and steps trained in query_only mode",
-                        results.get("eval_browsergym_demo"),
-                        "eval_browsergym_demo")
-    out += eval_section("BrowserGym MiniWoB benchmark, all five rounds: the same records and "
-                        "steps trained in planned mode (the planner's candidates in the prompt)",
-                        results.get("eval_browsergym_planned"), "eval_browsergym_planned")
-    out += eval_section("BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): a "
-                        "planned student trained only on values it read (ungrounded typing "
-                        "rejected, the page's text read first)",
-                        results.get("eval_browsergym_grounded"), "eval_browsergym_grounded")
-    out += eval_section("BrowserGym MiniWoB benchmark, all five rounds: the same data trained "
-                        "for 30 minutes", results.get("eval_browsergym_long"),
-                        "eval_browsergym_long")
-    out += eval_section("BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): the "
-                        "30-minute student, a repeated refused call replaced by one of 4 answers "
-                        "forked where the model was least sure (generation.alternatives=4)",
-                        results.get("eval_browsergym_forks"), "eval_browsergym_forks")
-    out += eval_section("BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): the "
-                        "same data, 30 minutes of today's CPU config (packed pairs, frozen "
-                        "weights in bf16, rows rounded to 128; 1,265 steps)",
-                        results.get("eval_browsergym_round"), "eval_browsergym_round")
-    out += eval_section("BrowserGym MiniWoB benchmark, round 1 (the first 125 episodes): the "
-                        "same data, 40 minutes of today's CPU config",
-                        results.get("eval_browsergym_round40"), "eval_browsergym_round40")
-    out += steps_section(results.get("browsergym_steps"))
-    out += eval_section("BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): the "
-                        "1,265-step student trained 20 minutes more on records of 12 seeds a task "
-                        "and 953 states it reached itself, labelled by the oracle (DAgger)",
-                        results.get("eval_browsergym_dagger"), "eval_browsergym_dagger")
-    out += eval_section("BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): the "
-                        "control, the same 20 minutes on the records of 12 seeds a task alone",
-                        results.get("eval_browsergym_wide"), "eval_browsergym_wide")
-    out += steps_section(results.get("browsergym_dagger"), "browsergym_dagger",
-                         "BrowserGym: a DAgger round against its control (other records)")
+    for name, title in SECTIONS:
+        out += (steps_section(results.get(name), name, title) if name in STEPS_CURVES
+                else eval_section(title, results.get(name), name))
     return out + agent_section(results.get("agent"))
 
 
-def steps_section(steps: dict[str, Any] | None, name: str = "browsergym_steps",
-                  title: str = "BrowserGym: live success against training steps (the same "
-                               "records)") -> list[str]:
+def steps_section(steps: dict[str, Any] | None, name: str, title: str) -> list[str]:
     """Students after more or fewer steps, on the episodes all played
     (``benchmarks/steps_curve.py``, result ``name``)."""
     out = ["", f"### {title}", ""]
