@@ -79,7 +79,7 @@ SECTIONS = (
         "minutes of today's CPU config")),
     ("browsergym_steps", "BrowserGym: live success against training steps (the same records)"),
     ("eval_browsergym_dagger", (
-        "BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): the 1,265-step "
+        "BrowserGym MiniWoB benchmark, rounds 1-3 (the first 375 episodes): the 1,265-step "
         "student trained 20 minutes more on records of 12 seeds a task and 953 states it "
         "reached itself, labelled by the oracle (DAgger)")),
     ("eval_browsergym_wide", (
