@@ -7,11 +7,12 @@ Each argument is an eval folder (``python -m eval`` or ``eval_benchmark.py``) of
 run; its ``results.json`` names the training run folder, whose ``metrics.json`` gives the
 optimizer steps, the conversations they saw (steps x batch x accumulation), the epochs, the
 minutes of steps and the dataset; a run that started from another run's adapter
-(``init_adapter``: a DAgger round) counts that run's steps, conversations and minutes too. Success is counted on the episodes every folder played (a
-task, its seed, and which of that pair's repeats -- BrowserGym's rounds may draw a seed twice),
-for all of them and per group (trained, held-out task, never recorded), with 95% Wilson
-intervals; each run is set against the one before it on those episodes (how many only one of
-them finished, and the two-sided sign test). The runs must share a dataset, or the curve
+(``init_adapter``: a DAgger round) counts that run's steps, conversations and minutes too.
+Success is counted on the episodes every folder played (a task, its seed, and which of that
+pair's repeats -- BrowserGym's rounds may draw a seed twice), for all of them and per group
+(trained, held-out task, never recorded), with 95% Wilson intervals; each run is set against
+the one before it on those episodes (how many only one of them finished, and the two-sided sign
+test). The runs must share a dataset, or the curve
 measures two things at once: a run on other records (their keys and contents, wherever the
 folder) is refused unless ``--mixed``.
 
@@ -156,12 +157,13 @@ def main() -> None:
     args = parser.parse_args()
     runs = sorted((load_run(folder) for folder in args.folders), key=lambda run: run["steps"])
     datasets = sorted({run["dataset"] for run in runs})
-    if len({run["records"] for run in runs}) > 1 and not args.mixed:
+    mixed = len({run["records"] for run in runs}) > 1
+    if mixed and not args.mixed:
         raise SystemExit(f"the runs trained on different records ({datasets}): the curve would "
                          "mix records and steps (pass --mixed to draw it anyway)")
     result = curve(runs)
     image = REPO / "docs" / "images" / f"{args.name}.png"
-    plot(result, image, mixed=len({run["records"] for run in runs}) > 1)
+    plot(result, image, mixed=mixed)
     print_table(f"Success on {result['episodes']} shared episodes",
                 ["steps", "conversations", "epochs", "minutes", "all %", *GROUPS],
                 [[p["steps"], p["conversations"], p["epochs"], p["step_minutes"],
