@@ -4,7 +4,8 @@ noise       script, style, noscript, meta, link, base, template, head, title, co
             of every <svg> (the svg itself stays only if it is interactive; the parts the capture
             saw listening for clicks stay with their subtrees -- ascending-numbers' <text>
             numbers --, and without runtime evidence its shapes and texts with an id or class
-            stay), whitespace-only text.
+            stay, or only those with their own pointer cursor where some have one),
+            whitespace-only text.
 visibility  display:none (self or ancestor), visibility hidden/collapse (a visible child of a
             hidden parent stays: the parent is kept as a bare container), *inherited* opacity 0,
             aria-hidden="true" subtrees — it hides from screen readers, not from eyes, so a dialog
@@ -25,7 +26,7 @@ from collections.abc import Callable
 
 from pipeline.distill.facts import Facts
 from pipeline.distill.interactivity import HANDLERS, tier_of
-from pipeline.distill.markup import lacks_runtime_evidence, marked_svg_part
+from pipeline.distill.markup import lacks_runtime_evidence, svg_part_reading
 from pipeline.distill.work import Work
 from pipeline.page_state import Node, PageState
 
@@ -55,7 +56,9 @@ def noise(work: Work) -> list[int]:
                 hidden.append(i)
             if bare_markup is None:
                 bare_markup = lacks_runtime_evidence(work.state)
-            keep = svg_parts(nodes, last, i, marked_svg_part if bare_markup else _listens)
+            wanted = (svg_part_reading(nodes[i + 1:last[i] + 1]) if bare_markup
+                      else _listens)
+            keep = svg_parts(nodes, last, i, wanted)
             hidden.extend(j for j in range(i + 1, last[i] + 1) if j not in keep)
             i = last[i] + 1
             continue

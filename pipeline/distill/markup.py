@@ -20,7 +20,9 @@ the two apart (not a live capture, and no element marked clickable). Only then d
   element, which wraps nothing (a calendar's half-hour slots, a rating's stars);
 - SVG shapes, texts and groups (``<g>``) with an id, a class or an inline ``cursor: pointer``
   (the parts of a chart, the slices of a pie menu, shapes one drags; the noise pass keeps them
-  inside an ``<svg>`` for such sources, ``marked_svg_part``);
+  inside an ``<svg>`` for such sources, ``svg_part_reading``) -- but where some parts of an
+  ``<svg>`` carry their own pointer cursor, the author marked what one clicks that way, and its
+  other parts are drawing (the box shapes are dragged into, named by an id);
 - an element whose whole text is a command ("Submit", "OK", "Cancel", "Next", "Reply", ...),
   unless it sits inside a sentence (the quoted word of 'Click the "Reply" button'), or
   one glyph a control is drawn with (a dropdown's caret, an arrow, a close cross, a menu's
@@ -43,6 +45,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from pipeline.distill.facts import style_of
@@ -258,11 +261,22 @@ def _in_svg(node: Node, state: PageState) -> bool:
 
 
 def marked_svg_part(node: Node) -> bool:
-    """An SVG shape, text or group with an id, a class or its own pointer cursor in its style
-    (what the noise pass keeps inside an ``<svg>`` without runtime evidence)."""
+    """An SVG shape, text or group with an id, a class or its own pointer cursor in its style."""
     attrs = node.attributes
-    return node.tag in SVG_SHAPES and ("id" in attrs or "class" in attrs
-                                       or style_of(node).get("cursor") == "pointer")
+    return node.tag in SVG_SHAPES and ("id" in attrs or "class" in attrs or _pointer(node))
+
+
+def svg_part_reading(parts: list[Node]) -> Callable[[Node], bool]:
+    """Which parts of one ``<svg>`` (``parts``: its descendants) the noise pass keeps without
+    runtime evidence: those with their own pointer cursor when any part has one (the author's
+    mark for what one clicks), else every ``marked_svg_part``."""
+    if any(node.tag in SVG_SHAPES and _pointer(node) for node in parts):
+        return lambda node: node.tag in SVG_SHAPES and _pointer(node)
+    return marked_svg_part
+
+
+def _pointer(node: Node) -> bool:
+    return style_of(node).get("cursor") == "pointer"
 
 
 def text_fallback(node: Node, state: PageState) -> bool:

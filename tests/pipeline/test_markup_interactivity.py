@@ -255,3 +255,12 @@ def test_a_calendars_time_slots_are_controls_however_many_there_are():
     classes = ref_attributes(html, "class")
     assert classes.count("half-hour") == 48 and "time-slot" in classes
     assert "hour-row" not in classes  # 24 rows that wrap a label each: a row's name
+
+
+def test_where_svg_parts_carry_a_pointer_the_other_marked_parts_are_drawing():
+    html = ('<body><svg id="area_svg"><circle cx="10" cy="10" r="8" fill="black" '
+            'style="cursor:pointer;"></circle><rect x="20" y="0" width="9" height="9" '
+            'style="cursor:pointer;"></rect><rect id="shape-container" x="40" y="0" width="80" '
+            'height="45" fill="none"></rect></svg><p>Drag all circles into the box.</p>'
+            '<button id="subbtn">Submit</button></body>')
+    assert ref_texts(html) == ["circle", "rect", "Submit"]
