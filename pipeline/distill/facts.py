@@ -56,6 +56,18 @@ def style_of(node: Node) -> dict[str, str]:
     return styles
 
 
+def pixels(value: str, unitless: bool = False) -> float | None:
+    """A CSS length in px (or a bare 0) as a number; None for any other (auto, %, em, "").
+    ``unitless``: a bare number counts as pixels too (SVG's width and height attributes)."""
+    value = value.strip()
+    if value == "0" or (unitless and value.replace(".", "", 1).isdigit()):
+        return float(value)
+    try:
+        return float(value.removesuffix("px")) if value.endswith("px") else None
+    except ValueError:
+        return None
+
+
 def _opacity(value: str | None) -> float:
     if not value:
         return 1.0

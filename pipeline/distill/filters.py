@@ -3,9 +3,8 @@
 noise       script, style, noscript, meta, link, base, template, head, title, comments, the inside
             of every <svg> (the svg itself stays only if it is interactive; the parts the capture
             saw listening for clicks stay with their subtrees -- ascending-numbers' <text>
-            numbers --, and without runtime evidence its shapes and texts with an id or class
-            stay, or only those with their own pointer cursor where some have one),
-            whitespace-only text.
+            numbers --, and without runtime evidence the parts and drawings ``svg_markup``
+            reads as clickable stay), whitespace-only text.
 visibility  display:none (self or ancestor), visibility hidden/collapse (a visible child of a
             hidden parent stays: the parent is kept as a bare container), *inherited* opacity 0,
             aria-hidden="true" subtrees — it hides from screen readers, not from eyes, so a dialog
@@ -26,7 +25,8 @@ from collections.abc import Callable
 
 from pipeline.distill.facts import Facts
 from pipeline.distill.interactivity import HANDLERS, tier_of
-from pipeline.distill.markup import lacks_runtime_evidence, svg_part_reading
+from pipeline.distill.markup import lacks_runtime_evidence
+from pipeline.distill.svg_markup import drawing_surface, svg_part_reading
 from pipeline.distill.work import Work
 from pipeline.page_state import Node, PageState
 
@@ -52,13 +52,12 @@ def noise(work: Work) -> list[int]:
             i = last[i] + 1
             continue
         elif node.tag == "svg":
-            if tier_of(node, work) is None:
-                hidden.append(i)
             if bare_markup is None:
                 bare_markup = lacks_runtime_evidence(work.state)
-            wanted = (svg_part_reading(nodes[i + 1:last[i] + 1]) if bare_markup
-                      else _listens)
-            keep = svg_parts(nodes, last, i, wanted)
+            parts = nodes[i + 1:last[i] + 1]
+            if tier_of(node, work) is None and not (bare_markup and drawing_surface(node, parts)):
+                hidden.append(i)
+            keep = svg_parts(nodes, last, i, svg_part_reading(parts) if bare_markup else _listens)
             hidden.extend(j for j in range(i + 1, last[i] + 1) if j not in keep)
             i = last[i] + 1
             continue

@@ -18,11 +18,8 @@ the two apart (not a live capture, and no element marked clickable). Only then d
   list row's name -- except on an element set inside running text (text beside it in its
   parent: every linked word of a paragraph), where the class marks that word, and on an empty
   element, which wraps nothing (a calendar's half-hour slots, a rating's stars);
-- SVG shapes, texts and groups (``<g>``) with an id, a class or an inline ``cursor: pointer``
-  (the parts of a chart, the slices of a pie menu, shapes one drags; the noise pass keeps them
-  inside an ``<svg>`` for such sources, ``svg_part_reading``) -- but where some parts of an
-  ``<svg>`` carry their own pointer cursor, the author marked what one clicks that way, and its
-  other parts are drawing (the box shapes are dragged into, named by an id);
+- SVG shapes, texts and groups marked by an id, a class or a pointer cursor, and an ``<svg>``
+  drawing with no marked part, clicked at a point (``svg_markup``);
 - an element whose whole text is a command ("Submit", "OK", "Cancel", "Next", "Reply", ...),
   unless it sits inside a sentence (the quoted word of 'Click the "Reply" button'), or
   one glyph a control is drawn with (a dropdown's caret, an arrow, a close cross, a menu's
@@ -45,10 +42,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from pipeline.distill.facts import style_of
+from pipeline.distill.facts import pixels, style_of
+from pipeline.distill.svg_markup import drawing_surfaces, svg_clickable
 from pipeline.page_state import Node, PageState
 
 CLICK_WORDS = frozenset(
@@ -74,8 +71,6 @@ COMMAND_TEXTS = frozenset(
 GLYPH_TEXTS = frozenset("▾▼▴▲▸▶►◂◀◄×✕✖☰⋮⋯»«›‹")
 WIDGET_ATTRS = ("aria-expanded", "aria-haspopup", "aria-pressed", "aria-controls",
                 "data-toggle", "data-bs-toggle", "data-action", "data-handler")
-SVG_SHAPES = frozenset({"circle", "rect", "ellipse", "polygon", "polyline", "path", "line",
-                        "text", "tspan", "use", "image", "g"})  # a marked <g>: a clickable group
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _COMMAND_TAGS = frozenset({"span", "div", "li", "td", "i", "b", "em", "strong", "font", "p"})
 _EMPTY_IS_CANDIDATE = frozenset({"span", "div", "i", "svg", "img", "li", "td", "a", "em", "b"})
@@ -114,6 +109,7 @@ class MarkupCues:
 
     flooded: frozenset[str]  # click words too common on this page to mean anything
     cleaned: bool  # the source is cleaned_html (kept-but-empty elements are candidates)
+    surfaces: frozenset[int]  # <svg> drawings one clicks at a point (``svg_markup``)
 
 
 def markup_cues(state: PageState) -> MarkupCues:
@@ -125,7 +121,7 @@ def markup_cues(state: PageState) -> MarkupCues:
             counts.update(set(_click_words(node)))
     limit = max(FLOOD_MIN, FLOOD_SHARE * elements)
     return MarkupCues(frozenset(w for w, n in counts.items() if n > limit),
-                      state.source == "mind2web_cleaned")
+                      state.source == "mind2web_cleaned", drawing_surfaces(state))
 
 
 def _class_words(node: Node) -> list[str | None]:
@@ -145,7 +141,7 @@ def markup_clickable(node: Node, state: PageState, cues: MarkupCues) -> bool:
     tag, attrs = node.tag, node.attributes
     if tag == "a" or any(a in attrs for a in WIDGET_ATTRS):
         return True
-    if marked_svg_part(node) and _in_svg(node, state):
+    if svg_clickable(node, state, cues.surfaces):
         return True
     words = _click_words(node)
     if tag in _HEADINGS:  # a heading called "header" is the page's or a card's, not a control
@@ -209,21 +205,10 @@ def _swatch_sized(node: Node) -> bool:
         sides = [node.bounds[2], node.bounds[3]]
     else:
         styles = style_of(node)
-        sides = [p for p in (_pixels(styles.get(k, "")) for k in ("width", "height"))
+        sides = [p for p in (pixels(styles.get(k, "")) for k in ("width", "height"))
                  if p is not None]
     low, high = SWATCH_SIDES
     return all(low <= side <= high for side in sides)
-
-
-def _pixels(value: str) -> float | None:
-    """A CSS length in px (or a bare 0) as a number; None for any other (auto, %, em, "")."""
-    value = value.strip()
-    if value == "0":
-        return 0.0
-    try:
-        return float(value.removesuffix("px")) if value.endswith("px") else None
-    except ValueError:
-        return None
 
 
 def _painted_apart(node: Node, state: PageState, prop: str, around_unknown: bool) -> bool:
@@ -254,29 +239,6 @@ def own_text(node: Node, state: PageState) -> str:
     if not node.children or any(nodes[c].kind != "text" for c in node.children):
         return ""
     return " ".join(nodes[c].text for c in node.children).strip()
-
-
-def _in_svg(node: Node, state: PageState) -> bool:
-    return any(state.nodes[a].tag == "svg" for a in state.ancestors(node.id))
-
-
-def marked_svg_part(node: Node) -> bool:
-    """An SVG shape, text or group with an id, a class or its own pointer cursor in its style."""
-    attrs = node.attributes
-    return node.tag in SVG_SHAPES and ("id" in attrs or "class" in attrs or _pointer(node))
-
-
-def svg_part_reading(parts: list[Node]) -> Callable[[Node], bool]:
-    """Which parts of one ``<svg>`` (``parts``: its descendants) the noise pass keeps without
-    runtime evidence: those with their own pointer cursor when any part has one (the author's
-    mark for what one clicks), else every ``marked_svg_part``."""
-    if any(node.tag in SVG_SHAPES and _pointer(node) for node in parts):
-        return lambda node: node.tag in SVG_SHAPES and _pointer(node)
-    return marked_svg_part
-
-
-def _pointer(node: Node) -> bool:
-    return style_of(node).get("cursor") == "pointer"
 
 
 def text_fallback(node: Node, state: PageState) -> bool:

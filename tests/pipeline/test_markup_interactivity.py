@@ -16,6 +16,12 @@ def ref_texts(html: str, **kwargs) -> list[str]:
     return [dp.state.text_content(d.node_id) or d.tag for d in dp.refs.values()]
 
 
+def ref_backend_ids(dump: str) -> list[int]:
+    """The backend ids of a Mind2Web raw dump's refs, in ref order."""
+    dp = distill(page_from_html(dump, kind="mind2web_raw"))
+    return [dp.backend_id(ref) for ref in dp.refs]
+
+
 def ref_attributes(html: str, name: str) -> list[str | None]:
     """Attribute ``name`` of each ref's element, in ref order."""
     dp = distill(page_from_html(html))
@@ -176,8 +182,7 @@ def test_a_swatch_with_a_known_box_is_neither_a_rule_nor_a_panel():
             'style="background-color: gray"></div><div backend_node_id="6" '
             'bounding_box_rect="0,60,300,200" style="background-color: rgba(0, 0, 0, 0.5)"></div>'
             '<p backend_node_id="5">Choose</p></body></html>')
-    dp = distill(page_from_html(html, kind="mind2web_raw"))
-    assert [dp.backend_id(ref) for ref in dp.refs] == [3]
+    assert ref_backend_ids(html) == [3]
 
 
 def test_a_class_word_on_many_words_of_a_sentence_marks_each_of_them():
@@ -264,3 +269,14 @@ def test_where_svg_parts_carry_a_pointer_the_other_marked_parts_are_drawing():
             'height="45" fill="none"></rect></svg><p>Drag all circles into the box.</p>'
             '<button id="subbtn">Submit</button></body>')
     assert ref_texts(html) == ["circle", "rect", "Submit"]
+
+
+def test_an_unmarked_svg_drawing_is_a_surface_clicked_at_a_point_and_an_icon_is_not():
+    html = ('<html backend_node_id="1"><body backend_node_id="2"><p backend_node_id="3">Click '
+            'the midpoint between the two points.</p><svg backend_node_id="4" '
+            'bounding_box_rect="2,52,160,160"><circle backend_node_id="5" cx="10" cy="10" r="4">'
+            '</circle><circle backend_node_id="6" cx="90" cy="70" r="4"></circle></svg>'
+            '<svg backend_node_id="7" bounding_box_rect="170,52,18,18"><path backend_node_id="8" '
+            'd="M0 0L5 5"></path></svg></body></html>')
+    assert ref_backend_ids(html) == [4]
+    assert ref_texts('<body><svg width="120" height="90"><circle r="4"/></svg></body>') == ["svg"]

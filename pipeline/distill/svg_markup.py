@@ -1,0 +1,83 @@
+"""What the markup of an ``<svg>`` says one clicks, for sources without runtime evidence.
+
+A live capture knows which shapes listen for clicks; a DOM dump or saved HTML shows only how
+the drawing is marked:
+
+- a shape, text or group (``<g>``) with an id, a class or its own ``cursor: pointer`` is a part
+  one clicks (the parts of a chart, the slices of a pie menu, shapes one drags) -- but where some
+  parts of an ``<svg>`` carry their own pointer cursor, the author marked what one clicks that
+  way, and the other parts are drawing (the box shapes are dragged into, named by an id);
+- an ``<svg>`` the size of a drawing (``SURFACE_MIN`` a side or more, by its box or its width
+  and height) none of whose parts is marked is a surface clicked at a point (a point to find
+  between two dots, an angle to bisect): the drawing itself is the one thing to click, where an
+  icon-sized ``<svg>`` is part of the control around it.
+
+The noise pass keeps the parts ``svg_part_reading`` names (and a drawing surface itself); the
+interactivity pass gives them tiers (``svg_clickable``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pipeline.distill.facts import pixels, style_of
+from pipeline.page_state import Node, PageState
+
+SVG_SHAPES = frozenset({"circle", "rect", "ellipse", "polygon", "polyline", "path", "line",
+                        "text", "tspan", "use", "image", "g"})  # a marked <g>: a clickable group
+SURFACE_MIN = 40  # px: an <svg> this size a side or more is a drawing, not an icon
+
+
+def marked_svg_part(node: Node) -> bool:
+    """An SVG shape, text or group with an id, a class or its own pointer cursor in its style."""
+    attrs = node.attributes
+    return node.tag in SVG_SHAPES and ("id" in attrs or "class" in attrs or _pointer(node))
+
+
+def svg_part_reading(parts: list[Node]) -> Callable[[Node], bool]:
+    """Which parts of one ``<svg>`` (``parts``: its descendants) are kept: those with their own
+    pointer cursor when any part has one (the author's mark for what one clicks), else every
+    ``marked_svg_part``."""
+    if any(node.tag in SVG_SHAPES and _pointer(node) for node in parts):
+        return lambda node: node.tag in SVG_SHAPES and _pointer(node)
+    return marked_svg_part
+
+
+def drawing_surface(svg: Node, parts: list[Node]) -> bool:
+    """An ``<svg>`` of at least ``SURFACE_MIN`` a side (a side not known fails) whose parts
+    carry no mark."""
+    if svg.tag != "svg":
+        return False
+    if svg.bounds is not None:
+        sides = [svg.bounds[2], svg.bounds[3]]
+    else:
+        sides = [pixels(svg.attributes.get(k, ""), unitless=True) for k in ("width", "height")]
+    return (all(side is not None and side >= SURFACE_MIN for side in sides)
+            and not any(marked_svg_part(part) for part in parts))
+
+
+def drawing_surfaces(state: PageState) -> frozenset[int]:
+    """The ids of the page's ``<svg>`` drawing surfaces."""
+    return frozenset(node.id for node in state.nodes
+                     if node.tag == "svg" and drawing_surface(node, _descendants(state, node)))
+
+
+def svg_clickable(node: Node, state: PageState, surfaces: frozenset[int]) -> bool:
+    """A marked part inside an ``<svg>``, or one of the page's drawing ``surfaces``."""
+    if node.id in surfaces:
+        return True
+    return marked_svg_part(node) and any(state.nodes[a].tag == "svg"
+                                         for a in state.ancestors(node.id))
+
+
+def _descendants(state: PageState, node: Node) -> list[Node]:
+    found, stack = [], list(node.children)
+    while stack:
+        child = state.nodes[stack.pop()]
+        found.append(child)
+        stack.extend(child.children)
+    return found
+
+
+def _pointer(node: Node) -> bool:
+    return style_of(node).get("cursor") == "pointer"
