@@ -11,7 +11,8 @@ the two apart (not a live capture, and no element marked clickable). Only then d
   and widget-library hooks (``data-toggle``, ``data-action``, jQuery UI's ``data-handler``);
 - words of the class and id that name something one clicks (``btn``, ``link``, ``item``, ``tab``,
   ``header``, ``toggle``, ``menu``, ``close``, ``star``, ``reply``, ``trash``, ``picker``, a
-  calendar's ``slot`` or ``hour``, ...),
+  calendar's ``slot`` or ``hour``, ...; on an empty element of an icon's size, an icon's action
+  too: ``open``, ``search``, ``play``, ``zoom``, ...),
   matched as words of the name (``email-reply``, ``navLink``, ``alink``, ``ui-accordion-header``;
   ``header`` alone does not make a heading a control: ``<h2 id=header-book>`` is a page's title)
   and ignored when one word sits on so many elements of the page that it is a wrapper's or a
@@ -56,6 +57,16 @@ CLICK_WORDS = frozenset(
         "collapse", "folder", "file", "thread", "clickable", "action", "choice", "dropdown",
         "nav", "arrow", "like", "share", "follow", "retweet", "checkbox", "radio", "dismiss",
         "accordion", "pager", "day", "handle", "icon", "entry", "picker", "slot", "hour",
+    }
+)  # fmt: skip
+# words naming what an icon does: marks of a control on an empty element of an icon's size only
+# (an icon the script draws, ``<span id="open-search">``), where on an element with content, or
+# on an empty box the script fills later (``<div id="search-results">``), they name a region
+ICON_WORDS = frozenset(
+    {
+        "open", "search", "play", "pause", "add", "plus", "minus", "zoom",
+        "refresh", "reload", "settings", "help", "info", "rate", "vote", "bookmark", "favorite",
+        "heart", "flag", "mute",
     }
 )  # fmt: skip
 # words also found glued to another at either end of a class name ("alink", "navbutton", "closebtn")
@@ -149,6 +160,8 @@ def markup_clickable(node: Node, state: PageState, cues: MarkupCues) -> bool:
     if words and (_unflooded(words, cues) or not node.children
                   or _in_running_text(node, state)):
         return True
+    if not node.children and _icon_named(node) and _swatch_sized(node):
+        return True
     if tag == "li" and own_text(node, state) and _in_marked_list(node, state, cues):
         return True
     if cues.cleaned and not node.children and tag in _EMPTY_IS_CANDIDATE:
@@ -171,6 +184,11 @@ def _in_marked_list(node: Node, state: PageState, cues: MarkupCues) -> bool:
     ``dropdown-menu``, ``options``) within ``LIST_LEVELS``: the items are what one picks."""
     return any(_unflooded(_click_words(state.nodes[ancestor]), cues)
                for ancestor in state.ancestors(node.id)[:LIST_LEVELS])
+
+
+def _icon_named(node: Node) -> bool:
+    attrs = node.attributes
+    return any(w in ICON_WORDS for w in name_words(attrs.get("class", "") + " " + attrs.get("id", "")))
 
 
 def _click_words(node: Node) -> list[str]:

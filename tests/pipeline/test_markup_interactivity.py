@@ -280,3 +280,11 @@ def test_an_unmarked_svg_drawing_is_a_surface_clicked_at_a_point_and_an_icon_is_
             'd="M0 0L5 5"></path></svg></body></html>')
     assert ref_backend_ids(html) == [4]
     assert ref_texts('<body><svg width="120" height="90"><circle r="4"/></svg></body>') == ["svg"]
+
+
+def test_an_empty_icon_named_by_its_action_gets_a_ref_and_a_region_so_named_does_not():
+    html = ('<html backend_node_id="1"><body backend_node_id="2"><div backend_node_id="3" '
+            'id="search-results" bounding_box_rect="0,20,160,90"></div><span backend_node_id="4" '
+            'id="open-search" bounding_box_rect="137,5,12,12"></span><div backend_node_id="5" '
+            'class="search-box"><p backend_node_id="6">Find an email</p></div></body></html>')
+    assert ref_backend_ids(html) == [4]
