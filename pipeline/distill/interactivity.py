@@ -19,7 +19,7 @@ theirs (a list item around clickable labels), or it holds form fields (a form or
 control); a wrapper around exactly one inferred element (and
 any mere icons) takes the ref from it (the outer element is what carries the handler). A
 page whose kept elements show no interactivity at all falls back to a wider tier (every short
-text element) and says so in the pass report's note.
+text element, every empty box of a control's size) and says so in the pass report's note.
 
 An element marked ``role="presentation"``/``none`` right inside an element with an interactive
 role gets no tier whatever it is (jQuery UI's tab anchor inside its ``role=tab`` item): the
@@ -34,11 +34,11 @@ from __future__ import annotations
 
 from pipeline.aria import INTERACTIVE_ROLES
 from pipeline.distill.markup import (
+    fallback_clickable,
     icon_only,
     lacks_runtime_evidence,
     markup_clickable,
     markup_cues,
-    text_fallback,
 )
 from pipeline.distill.model import DNode, Tier
 from pipeline.distill.tree import preorder
@@ -147,7 +147,7 @@ def interactivity(work: Work, root: DNode) -> int:
 
 
 def _without_runtime_evidence(work: Work, root: DNode) -> None:
-    """The markup reading, then the text fallback if the page still has no tier at all."""
+    """The markup reading, then the fallback if the page still has no tier at all."""
     inferred = _markup_tiers(work, root)
     if inferred:
         work.notes["interactivity"] = f"{inferred} element(s) clickable by their markup alone"
@@ -155,8 +155,8 @@ def _without_runtime_evidence(work: Work, root: DNode) -> None:
         found = _fallback_tiers(work, root)
         if found:
             work.notes["interactivity"] = (
-                f"fallback: no element showed interactivity, {found} short text element(s) "
-                "got refs")
+                f"fallback: no element showed interactivity, {found} short text element(s) or "
+                "empty box(es) of a control's size got refs")
 
 
 def _set_tier(work: Work, dnode: DNode, tier: Tier | None) -> None:
@@ -228,7 +228,7 @@ def _fallback_tiers(work: Work, root: DNode) -> int:
     state = work.state
     found = 0
     for dnode in _candidates(work, root):
-        if text_fallback(state.nodes[dnode.node_id], state):
+        if fallback_clickable(state.nodes[dnode.node_id], state):
             _set_tier(work, dnode, "non_semantic")
             found += 1
     return found

@@ -35,8 +35,9 @@ the two apart (not a live capture, and no element marked clickable). Only then d
   unless they are candidates, so it is an icon or a control.
 
 The pass keeps only the innermost of nested inferred elements (a list item around a clickable
-label gives the ref to the label). ``text_fallback`` is the wider tier taken when a page would
-otherwise have no ref at all: every short text element gets one.
+label gives the ref to the label). ``fallback_clickable`` is the wider tier taken when a page would
+otherwise have no ref at all: every short text element, and every empty box of a control's
+size, gets one.
 """
 
 from __future__ import annotations
@@ -217,16 +218,18 @@ def _swatch(node: Node, state: PageState) -> bool:
 
 
 def _swatch_sized(node: Node) -> bool:
-    """Each known side within ``SWATCH_SIDES``: by the box, else by the style's pixel width and
-    height (a side given otherwise, or not at all, is not held against it)."""
-    if node.bounds is not None:
-        sides = [node.bounds[2], node.bounds[3]]
-    else:
-        styles = style_of(node)
-        sides = [p for p in (pixels(styles.get(k, "")) for k in ("width", "height"))
-                 if p is not None]
+    """Each known side within ``SWATCH_SIDES`` (a side given otherwise, or not at all, is not
+    held against it)."""
     low, high = SWATCH_SIDES
-    return all(low <= side <= high for side in sides)
+    return all(low <= side <= high for side in _known_sides(node))
+
+
+def _known_sides(node: Node) -> list[float]:
+    """The element's sides known in pixels: by the box, else by the style's width and height."""
+    if node.bounds is not None:
+        return [node.bounds[2], node.bounds[3]]
+    styles = style_of(node)
+    return [p for p in (pixels(styles.get(k, "")) for k in ("width", "height")) if p is not None]
 
 
 def _painted_apart(node: Node, state: PageState, prop: str, around_unknown: bool) -> bool:
@@ -259,7 +262,11 @@ def own_text(node: Node, state: PageState) -> str:
     return " ".join(nodes[c].text for c in node.children).strip()
 
 
-def text_fallback(node: Node, state: PageState) -> bool:
-    """The wider tier: a short text element (a label a user could click)."""
+def fallback_clickable(node: Node, state: PageState) -> bool:
+    """The wider tier: a short text element (a label a user could click), or an empty box of a
+    control's size, both sides known (a cell, a swatch, a square the page draws)."""
+    if not node.children:
+        return (node.tag in _EMPTY_IS_CANDIDATE and len(_known_sides(node)) == 2
+                and _swatch_sized(node))
     text = own_text(node, state)
     return 0 < len(text) <= FALLBACK_MAX_TEXT
