@@ -11,7 +11,8 @@ the two apart (not a live capture, and no element marked clickable). Only then d
   and widget-library hooks (``data-toggle``, ``data-action``, jQuery UI's ``data-handler``);
 - words of the class and id that name something one clicks (``btn``, ``link``, ``item``, ``tab``,
   ``header``, ``toggle``, ``menu``, ``close``, ``star``, ``reply``, ``trash``, ``picker``, a
-  calendar's ``slot`` or ``hour``, ...; on an empty element of an icon's size, an icon's action
+  calendar's ``slot`` or ``hour``, a board's ``tile``, ``cell`` or ``square``, a palette's
+  ``swatch``, jQuery UI's ``ui-selectee``, ...; on an empty element of an icon's size, an icon's action
   too: ``open``, ``search``, ``play``, ``zoom``, ...),
   matched as words of the name (``email-reply``, ``navLink``, ``alink``, ``ui-accordion-header``;
   ``header`` alone does not make a heading a control: ``<h2 id=header-book>`` is a page's title)
@@ -58,6 +59,7 @@ CLICK_WORDS = frozenset(
         "collapse", "folder", "file", "thread", "clickable", "action", "choice", "dropdown",
         "nav", "arrow", "like", "share", "follow", "retweet", "checkbox", "radio", "dismiss",
         "accordion", "pager", "day", "handle", "icon", "entry", "picker", "slot", "hour",
+        "tile", "cell", "square", "swatch", "selectee",
     }
 )  # fmt: skip
 # words naming what an icon does: marks of a control on an empty element of an icon's size only

@@ -296,3 +296,10 @@ def test_a_page_without_any_control_falls_back_to_its_empty_boxes_of_a_controls_
             'backend_node_id="5" bounding_box_rect="30,40,20,20"></div><div backend_node_id="6" '
             'bounding_box_rect="0,130,160,2"></div></div></body></html>')
     assert ref_backend_ids(html) == [3, 5]
+
+
+def test_the_tiles_cells_and_squares_of_a_board_get_refs():
+    board = "".join(f'<div class="cell" id="c{i}">{"X" if i == 4 else ""}</div>' for i in range(9))
+    html = (f'<body><p>Play as O.</p><div id="board">{board}</div>'
+            '<span class="tile">7</span><span class="ui-selectee">Item</span></body>')
+    assert ref_attributes(html, "id") == [f"c{i}" for i in range(9)] + [None, None]
