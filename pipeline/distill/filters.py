@@ -57,7 +57,9 @@ def noise(work: Work) -> list[int]:
             parts = nodes[i + 1:last[i] + 1]
             if tier_of(node, work) is None and not (bare_markup and drawing_surface(node, parts)):
                 hidden.append(i)
-            keep = svg_parts(nodes, last, i, svg_part_reading(parts) if bare_markup else _listens)
+            cleaned = work.state.source == "mind2web_cleaned"
+            keep = svg_parts(nodes, last, i,
+                             svg_part_reading(parts, cleaned) if bare_markup else _listens)
             hidden.extend(j for j in range(i + 1, last[i] + 1) if j not in keep)
             i = last[i] + 1
             continue

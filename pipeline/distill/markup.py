@@ -48,7 +48,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from pipeline.distill.facts import pixels, style_of
-from pipeline.distill.svg_markup import drawing_surfaces, svg_clickable
+from pipeline.distill.svg_markup import EMPTY_SHAPES, drawing_surfaces, svg_clickable
 from pipeline.page_state import Node, PageState
 
 CLICK_WORDS = frozenset(
@@ -87,7 +87,8 @@ WIDGET_ATTRS = ("aria-expanded", "aria-haspopup", "aria-pressed", "aria-controls
                 "data-toggle", "data-bs-toggle", "data-action", "data-handler")
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _COMMAND_TAGS = frozenset({"span", "div", "li", "td", "i", "b", "em", "strong", "font", "p"})
-_EMPTY_IS_CANDIDATE = frozenset({"span", "div", "i", "svg", "img", "li", "td", "a", "em", "b"})
+_EMPTY_IS_CANDIDATE = frozenset({"span", "div", "i", "svg", "img", "li", "td", "a", "em", "b",
+                                 *EMPTY_SHAPES})
 FLOOD_SHARE = 0.25  # a class word on more than this share of the elements names a wrapper
 FLOOD_MIN = 20  # ... once it sits on at least this many
 # px: a painted empty box with a side under the first is a rule or a dot, over the second a

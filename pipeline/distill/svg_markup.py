@@ -6,7 +6,9 @@ the drawing is marked:
 - a shape, text or group (``<g>``) with an id, a class or its own ``cursor: pointer`` is a part
   one clicks (the parts of a chart, the slices of a pie menu, shapes one drags) -- but where some
   parts of an ``<svg>`` carry their own pointer cursor, the author marked what one clicks that
-  way, and the other parts are drawing (the box shapes are dragged into, named by an id);
+  way, and the other parts are drawing (the box shapes are dragged into, named by an id); in
+  cleaned_html, which drops what has no text unless it is a control or a candidate, a shape
+  kept is one;
 - an ``<svg>`` the size of a drawing (``SURFACE_MIN`` a side or more, by its box or its width
   and height) none of whose parts is marked is a surface clicked at a point (a point to find
   between two dots, an angle to bisect): the drawing itself is the one thing to click, where an
@@ -25,6 +27,7 @@ from pipeline.page_state import Node, PageState
 
 SVG_SHAPES = frozenset({"circle", "rect", "ellipse", "polygon", "polyline", "path", "line",
                         "text", "tspan", "use", "image", "g"})  # a marked <g>: a clickable group
+EMPTY_SHAPES = SVG_SHAPES - {"g", "text", "tspan"}  # drawn, saying nothing
 SURFACE_MIN = 40  # px: an <svg> this size a side or more is a drawing, not an icon
 
 
@@ -34,12 +37,16 @@ def marked_svg_part(node: Node) -> bool:
     return node.tag in SVG_SHAPES and ("id" in attrs or "class" in attrs or _pointer(node))
 
 
-def svg_part_reading(parts: list[Node]) -> Callable[[Node], bool]:
+def svg_part_reading(parts: list[Node], cleaned: bool) -> Callable[[Node], bool]:
     """Which parts of one ``<svg>`` (``parts``: its descendants) are kept: those with their own
     pointer cursor when any part has one (the author's mark for what one clicks), else every
-    ``marked_svg_part``."""
+    ``marked_svg_part`` -- and in ``cleaned`` html, which keeps an element without text only as
+    a control or a candidate, every shape as well."""
     if any(node.tag in SVG_SHAPES and _pointer(node) for node in parts):
         return lambda node: node.tag in SVG_SHAPES and _pointer(node)
+    if cleaned:
+        return lambda node: marked_svg_part(node) or (node.tag in EMPTY_SHAPES
+                                                      and not node.children)
     return marked_svg_part
 
 

@@ -303,3 +303,14 @@ def test_the_tiles_cells_and_squares_of_a_board_get_refs():
     html = (f'<body><p>Play as O.</p><div id="board">{board}</div>'
             '<span class="tile">7</span><span class="ui-selectee">Item</span></body>')
     assert ref_attributes(html, "id") == [f"c{i}" for i in range(9)] + [None, None]
+
+
+def test_cleaned_html_keeps_its_svg_shapes_as_controls():
+    html = ('<html backend_node_id="1"><body backend_node_id="2"><div backend_node_id="3"><text '
+            'backend_node_id="4">Drag all circles into the box.</text></div><svg '
+            'backend_node_id="5"><circle backend_node_id="6"></circle><polygon backend_node_id="7">'
+            '</polygon><text backend_node_id="8"><text backend_node_id="9">A</text></text></svg>'
+            '<button backend_node_id="10"><text backend_node_id="11">Submit</text></button>'
+            '</body></html>')
+    dp = distill(page_from_html(html, kind="mind2web_cleaned"))
+    assert [dp.backend_id(ref) for ref in dp.refs] == [6, 7, 10]
