@@ -12,8 +12,8 @@ the two apart (not a live capture, and no element marked clickable). Only then d
 - words of the class and id that name something one clicks (``btn``, ``link``, ``item``, ``tab``,
   ``header``, ``toggle``, ``menu``, ``close``, ``star``, ``reply``, ``trash``, ``picker``, a
   calendar's ``slot`` or ``hour``, a board's ``tile``, ``cell`` or ``square``, a palette's
-  ``swatch``, jQuery UI's ``ui-selectee``, ...; on an empty element of an icon's size, an icon's action
-  too: ``open``, ``search``, ``play``, ``zoom``, ...),
+  ``swatch``, jQuery UI's ``ui-selectee``, ...; on an empty element of an icon's size, an
+  icon's action too: ``open``, ``search``, ``play``, ``zoom``, ...),
   matched as words of the name (``email-reply``, ``navLink``, ``alink``, ``ui-accordion-header``;
   ``header`` alone does not make a heading a control: ``<h2 id=header-book>`` is a page's title)
   and ignored when one word sits on so many elements of the page that it is a wrapper's or a
@@ -37,8 +37,8 @@ the two apart (not a live capture, and no element marked clickable). Only then d
 
 The pass keeps only the innermost of nested inferred elements (a list item around a clickable
 label gives the ref to the label). ``fallback_clickable`` is the wider tier taken when a page would
-otherwise have no ref at all: every short text element, and every empty box of a control's
-size, gets one.
+otherwise have no ref at all: every short text element, and every empty box that is no rule
+or dot, gets one.
 """
 
 from __future__ import annotations
@@ -140,9 +140,13 @@ def markup_cues(state: PageState) -> MarkupCues:
 
 
 def _class_words(node: Node) -> list[str | None]:
+    return [_click_word(w) for w in _own_name_words(node)]
+
+
+def _own_name_words(node: Node) -> list[str]:
+    """The words of the element's class and id."""
     attrs = node.attributes
-    raw = attrs.get("class", "") + " " + attrs.get("id", "")
-    return [_click_word(w) for w in name_words(raw)]
+    return name_words(attrs.get("class", "") + " " + attrs.get("id", ""))
 
 
 def icon_only(node: Node) -> bool:
@@ -191,8 +195,7 @@ def _in_marked_list(node: Node, state: PageState, cues: MarkupCues) -> bool:
 
 
 def _icon_named(node: Node) -> bool:
-    attrs = node.attributes
-    return any(w in ICON_WORDS for w in name_words(attrs.get("class", "") + " " + attrs.get("id", "")))
+    return any(w in ICON_WORDS for w in _own_name_words(node))
 
 
 def _click_words(node: Node) -> list[str]:
@@ -266,10 +269,11 @@ def own_text(node: Node, state: PageState) -> str:
 
 
 def fallback_clickable(node: Node, state: PageState) -> bool:
-    """The wider tier: a short text element (a label a user could click), or an empty box of a
-    control's size, both sides known (a cell, a swatch, a square the page draws)."""
+    """The wider tier: a short text element (a label a user could click), or an empty box, both
+    sides known and neither a rule's nor a dot's (a cell, a swatch, an area the page draws)."""
     if not node.children:
-        return (node.tag in _EMPTY_IS_CANDIDATE and len(_known_sides(node)) == 2
-                and _swatch_sized(node))
+        sides = _known_sides(node)
+        return (node.tag in _EMPTY_IS_CANDIDATE and len(sides) == 2
+                and min(sides) >= SWATCH_SIDES[0])
     text = own_text(node, state)
     return 0 < len(text) <= FALLBACK_MAX_TEXT
