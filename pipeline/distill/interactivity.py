@@ -19,7 +19,7 @@ theirs (a list item around clickable labels), or it holds form fields (a form or
 control); a wrapper around exactly one inferred element (and
 any mere icons) takes the ref from it (the outer element is what carries the handler). A
 page whose kept elements show no interactivity at all falls back to a wider tier (every short
-text element, every empty box that is no rule or dot) and says so in the pass report's note.
+text element, every empty box of a control's size) and says so in the pass report's note.
 
 An element marked ``role="presentation"``/``none`` right inside an element with an interactive
 role gets no tier whatever it is (jQuery UI's tab anchor inside its ``role=tab`` item): the

@@ -37,8 +37,8 @@ the two apart (not a live capture, and no element marked clickable). Only then d
 
 The pass keeps only the innermost of nested inferred elements (a list item around a clickable
 label gives the ref to the label). ``fallback_clickable`` is the wider tier taken when a page would
-otherwise have no ref at all: every short text element, and every empty box that is no rule
-or dot, gets one.
+otherwise have no ref at all: every short text element, and every empty box of a control's
+size, gets one.
 """
 
 from __future__ import annotations
@@ -269,11 +269,11 @@ def own_text(node: Node, state: PageState) -> str:
 
 
 def fallback_clickable(node: Node, state: PageState) -> bool:
-    """The wider tier: a short text element (a label a user could click), or an empty box, both
-    sides known and neither a rule's nor a dot's (a cell, a swatch, an area the page draws)."""
+    """The wider tier: a short text element (a label a user could click), or an empty box of a
+    control's size, both sides known (a cell, a swatch, a square the page draws; not a rule,
+    nor a panel or an overlay)."""
     if not node.children:
-        sides = _known_sides(node)
-        return (node.tag in _EMPTY_IS_CANDIDATE and len(sides) == 2
-                and min(sides) >= SWATCH_SIDES[0])
+        return (node.tag in _EMPTY_IS_CANDIDATE and len(_known_sides(node)) == 2
+                and _swatch_sized(node))
     text = own_text(node, state)
     return 0 < len(text) <= FALLBACK_MAX_TEXT

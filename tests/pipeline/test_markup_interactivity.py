@@ -290,14 +290,14 @@ def test_an_empty_icon_named_by_its_action_gets_a_ref_and_a_region_so_named_does
     assert ref_backend_ids(html) == [4]
 
 
-def test_a_page_without_any_control_falls_back_to_its_empty_boxes_too_but_not_its_rules():
+def test_a_page_without_any_control_falls_back_to_its_empty_boxes_of_a_controls_size_too():
     html = ('<html backend_node_id="1"><body backend_node_id="2"><p backend_node_id="3" '
             'bounding_box_rect="0,0,160,12">Click the square.</p><div backend_node_id="4" '
             'bounding_box_rect="0,20,160,100"><div backend_node_id="5" '
             'bounding_box_rect="30,40,20,20"></div><div backend_node_id="6" '
             'bounding_box_rect="0,130,160,2"></div><div backend_node_id="7" '
-            'bounding_box_rect="0,60,120,60"></div></div></body></html>')
-    assert ref_backend_ids(html) == [3, 5, 7]
+            'bounding_box_rect="0,60,120,90"></div></div></body></html>')  # a panel
+    assert ref_backend_ids(html) == [3, 5]
 
 
 def test_the_tiles_cells_and_squares_of_a_board_get_refs():
