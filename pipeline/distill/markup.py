@@ -67,9 +67,11 @@ CLICK_WORDS = frozenset(
 # on an empty box the script fills later (``<div id="search-results">``), they name a region
 ICON_WORDS = frozenset(
     {
-        "open", "search", "play", "pause", "add", "plus", "minus", "zoom",
-        "refresh", "reload", "settings", "help", "info", "rate", "vote", "bookmark", "favorite",
-        "heart", "flag", "mute",
+        "open", "search", "play", "pause", "add", "plus", "minus", "zoom", "refresh", "reload",
+        "sync", "undo", "redo", "settings", "cog", "gear", "help", "info", "rate", "vote",
+        "bookmark", "favorite", "heart", "flag", "mute", "bell", "thumbs", "times", "xmark",
+        "bars", "hamburger", "ellipsis", "kebab", "chevron", "caret", "pencil", "download",
+        "upload", "print", "copy",
     }
 )  # fmt: skip
 # words also found glued to another at either end of a class name ("alink", "navbutton", "closebtn")

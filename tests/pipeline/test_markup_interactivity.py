@@ -316,3 +316,10 @@ def test_cleaned_html_keeps_its_svg_shapes_as_controls():
             '</body></html>')
     dp = distill(page_from_html(html, kind="mind2web_cleaned"))
     assert [dp.backend_id(ref) for ref in dp.refs] == [6, 7, 10]
+
+
+def test_icon_font_glyphs_named_by_an_action_are_controls_and_a_ticked_feature_is_not():
+    html = ('<body><div class="toast"><span>Saved</span><i class="fa fa-times"></i></div>'
+            '<ul><li><i class="fa fa-check"></i> Free shipping</li></ul>'
+            '<span class="glyphicon glyphicon-cog"></span></body>')
+    assert ref_attributes(html, "class") == ["fa fa-times", "glyphicon glyphicon-cog"]
