@@ -60,10 +60,12 @@ def pixels(value: str, unitless: bool = False) -> float | None:
     """A CSS length in px (or a bare 0) as a number; None for any other (auto, %, em, "").
     ``unitless``: a bare number counts as pixels too (SVG's width and height attributes)."""
     value = value.strip()
-    if value == "0" or (unitless and value.replace(".", "", 1).isdigit()):
-        return float(value)
+    if value == "0":
+        return 0.0
+    if not (unitless or value.endswith("px")):
+        return None
     try:
-        return float(value.removesuffix("px")) if value.endswith("px") else None
+        return float(value.removesuffix("px"))
     except ValueError:
         return None
 

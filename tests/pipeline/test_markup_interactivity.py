@@ -323,3 +323,10 @@ def test_icon_font_glyphs_named_by_an_action_are_controls_and_a_ticked_feature_i
             '<ul><li><i class="fa fa-check"></i> Free shipping</li></ul>'
             '<span class="glyphicon glyphicon-cog"></span></body>')
     assert ref_attributes(html, "class") == ["fa fa-times", "glyphicon glyphicon-cog"]
+
+
+@pytest.mark.parametrize("width", ["100%", "auto", "²", ""])
+def test_an_svg_whose_size_is_not_known_in_pixels_is_no_surface(width):
+    html = (f'<body><p>Pick a point</p><svg width="{width}" height="90"><circle r="4"/></svg>'
+            '<button>Done</button></body>')
+    assert ref_texts(html) == ["Done"]
