@@ -15,7 +15,8 @@ the two apart (not a live capture, and no element marked clickable). Only then d
   ``swatch``, jQuery UI's ``ui-selectee``, ...; on an empty element of an icon's size, an
   icon's action too: ``open``, ``search``, ``play``, ``zoom``, ...),
   matched as words of the name (``email-reply``, ``navLink``, ``alink``, ``ui-accordion-header``;
-  ``header`` alone does not make a heading a control: ``<h2 id=header-book>`` is a page's title)
+  ``header`` alone does not make a heading a control: ``<h2 id=header-book>`` is a page's title,
+  and ``day`` marks a calendar's cell, saying a day's number, not a date shown whole)
   and ignored when one word sits on so many elements of the page that it is a wrapper's or a
   list row's name -- except on an element set inside running text (text beside it in its
   parent: every linked word of a paragraph), where the class marks that word, and on an empty
@@ -167,6 +168,8 @@ def markup_clickable(node: Node, state: PageState, cues: MarkupCues) -> bool:
     words = _click_words(node)
     if tag in _HEADINGS:  # a heading called "header" is the page's or a card's, not a control
         words = [w for w in words if w != "header"]
+    if "day" in words and not _day_cell(node, state):  # a date shown whole is a label
+        words = [w for w in words if w != "day"]
     if words and (_unflooded(words, cues) or not node.children
                   or _in_running_text(node, state)):
         return True
@@ -194,6 +197,12 @@ def _in_marked_list(node: Node, state: PageState, cues: MarkupCues) -> bool:
     ``dropdown-menu``, ``options``) within ``LIST_LEVELS``: the items are what one picks."""
     return any(_unflooded(_click_words(state.nodes[ancestor]), cues)
                for ancestor in state.ancestors(node.id)[:LIST_LEVELS])
+
+
+def _day_cell(node: Node, state: PageState) -> bool:
+    """What ``day`` names in a calendar: a cell saying a day's number, or nothing."""
+    text = state.text_content(node.id).strip()
+    return not text or (text.isdigit() and len(text) <= 2)
 
 
 def _icon_named(node: Node) -> bool:

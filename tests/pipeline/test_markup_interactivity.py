@@ -330,3 +330,10 @@ def test_an_svg_whose_size_is_not_known_in_pixels_is_no_surface(width):
     html = (f'<body><p>Pick a point</p><svg width="{width}" height="90"><circle r="4"/></svg>'
             '<button>Done</button></body>')
     assert ref_texts(html) == ["Done"]
+
+
+def test_a_calendars_day_cell_is_a_control_and_a_date_shown_whole_is_a_label():
+    days = "".join(f'<td class="day">{d}</td>' for d in (23, 24, 25))
+    html = (f'<body><table><tr>{days}</tr></table><div class="flight">Depart: '
+            '<div class="depart-day">Sat Dec 24 2016</div></div><button>Book</button></body>')
+    assert ref_texts(html) == ["23", "24", "25", "Book"]
