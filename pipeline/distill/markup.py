@@ -15,8 +15,9 @@ the two apart (not a live capture, and no element marked clickable). Only then d
   ``swatch``, jQuery UI's ``ui-selectee``, ...; on an empty element of an icon's size, an
   icon's action too: ``open``, ``search``, ``play``, ``zoom``, ...),
   matched as words of the name (``email-reply``, ``navLink``, ``alink``, ``ui-accordion-header``;
-  ``header`` alone does not make a heading a control: ``<h2 id=header-book>`` is a page's title,
-  and ``day`` marks a calendar's cell, saying a day's number, not a date shown whole)
+  ``header`` marks a control only where the element right after it is hidden, a section it
+  opens: ``<h2 id=header-book>``, a terminal's or a mail's header bar are titles; and ``day``
+  marks a calendar's cell, saying a day's number, not a date shown whole)
   and ignored when one word sits on so many elements of the page that it is a wrapper's or a
   list row's name -- except on an element set inside running text (text beside it in its
   parent: every linked word of a paragraph), where the class marks that word, and on an empty
@@ -88,7 +89,6 @@ COMMAND_TEXTS = frozenset(
 GLYPH_TEXTS = frozenset("▾▼▴▲▸▶►◂◀◄×✕✖☰⋮⋯»«›‹")
 WIDGET_ATTRS = ("aria-expanded", "aria-haspopup", "aria-pressed", "aria-controls",
                 "data-toggle", "data-bs-toggle", "data-action", "data-handler")
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _COMMAND_TAGS = frozenset({"span", "div", "li", "td", "i", "b", "em", "strong", "font", "p"})
 _EMPTY_IS_CANDIDATE = frozenset({"span", "div", "i", "svg", "img", "li", "td", "a", "em", "b",
                                  *EMPTY_SHAPES})
@@ -166,8 +166,8 @@ def markup_clickable(node: Node, state: PageState, cues: MarkupCues) -> bool:
     if svg_clickable(node, state, cues.surfaces):
         return True
     words = _click_words(node)
-    if tag in _HEADINGS:  # a heading called "header" is the page's or a card's, not a control
-        words = [w for w in words if w != "header"]
+    if "header" in words and not _heads_a_collapsed_section(node, state):
+        words = [w for w in words if w != "header"]  # a title bar, the page's or a card's
     if "day" in words and not _day_cell(node, state):  # a date shown whole is a label
         words = [w for w in words if w != "day"]
     if words and (_unflooded(words, cues) or not node.children
@@ -216,6 +216,21 @@ def _click_words(node: Node) -> list[str]:
 def _unflooded(words: list[str], cues: MarkupCues) -> bool:
     """A click word not so common on the page that it names wrappers or rows."""
     return any(w not in cues.flooded for w in words)
+
+
+def _heads_a_collapsed_section(node: Node, state: PageState) -> bool:
+    """The element right after it is hidden (``display: none``, or no box where boxes are known):
+    a section the header opens."""
+    if node.parent is None:
+        return False
+    nodes = state.nodes
+    siblings = [c for c in nodes[node.parent].children if nodes[c].is_element]
+    after = siblings[siblings.index(node.id) + 1:]
+    if not after:
+        return False
+    section = nodes[after[0]]
+    return (style_of(section).get("display") == "none"
+            or (state.has_layout and section.bounds is None))
 
 
 def _in_running_text(node: Node, state: PageState) -> bool:

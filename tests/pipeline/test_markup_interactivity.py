@@ -337,3 +337,11 @@ def test_a_calendars_day_cell_is_a_control_and_a_date_shown_whole_is_a_label():
     html = (f'<body><table><tr>{days}</tr></table><div class="flight">Depart: '
             '<div class="depart-day">Sat Dec 24 2016</div></div><button>Book</button></body>')
     assert ref_texts(html) == ["23", "24", "25", "Book"]
+
+
+def test_a_header_is_a_control_where_it_opens_a_collapsed_section_and_a_title_bar_elsewhere():
+    html = ('<body><div id="terminal"><div id="terminal-header">terminal</div>'
+            '<div id="terminal-contents">user$</div></div>'
+            '<div class="panel-header">Section A</div><div style="display: none">Hidden</div>'
+            '<div class="panel-header">Section B</div><div>Shown</div></body>')
+    assert ref_texts(html) == ["Section A"]
