@@ -14,12 +14,13 @@ control gets the ref; a label whose control is hidden, the custom-checkbox patte
 Sources without runtime evidence (saved HTML, DOM dumps without ``is_clickable``, cleaned_html)
 add a third reading, ``markup.markup_clickable`` (``<a>`` without href, class/id words, widget
 attributes, SVG shapes, command texts): such an element gets *non_semantic* unless a clickable
-parent already covers it, or elements inside it have tiers and it holds no text of its own besides
-theirs (a list item around clickable labels), or it holds form fields (a form or a panel, not a
-control); a wrapper around exactly one inferred element (and
-any mere icons) takes the ref from it (the outer element is what carries the handler). A
-page whose kept elements show no interactivity at all falls back to a wider tier (every short
-text element, every empty box of a control's size) and says so in the pass report's note.
+parent already covers it (a mere icon, named "icon" and nothing else, is covered by any element
+tiered around it: a sortable item's drag arrow), or elements inside it have tiers and it holds
+no text of its own besides theirs (a list item around clickable labels), or it holds form fields
+(a form or a panel, not a control); a wrapper around exactly one inferred element (and any mere
+icons) takes the ref from it (the outer element is what carries the handler). A page whose kept
+elements show no interactivity at all falls back to a wider tier (every short text element,
+every empty box of a control's size) and says so in the pass report's note.
 
 An element marked ``role="presentation"``/``none`` right inside an element with an interactive
 role gets no tier whatever it is (jQuery UI's tab anchor inside its ``role=tab`` item): the
@@ -190,12 +191,15 @@ def _markup_tiers(work: Work, root: DNode) -> int:
     icons = {i for i in inferred if icon_only(state.nodes[by_id[i].node_id])}
     order = preorder(root)
     covered = {id(root): False}  # inside a clickable parent (a, button, role button/link)
+    in_control = {id(root): False}  # inside an element tiered before this pass
     for dnode in order:
         node = state.nodes[dnode.node_id]
         clicks = dnode.tier is not None or id(dnode) in inferred
         inside = covered[id(dnode)] or (clicks and _propagates(node))
-        for child in dnode.children:
-            covered[id(child)] = inside
+        held = in_control[id(dnode)] or dnode.tier is not None
+        for child in dnode.children:  # a mere icon inside any control is part of it
+            covered[id(child)] = inside or (held and id(child) in icons)
+            in_control[id(child)] = held
     kept = 0
     below: dict[int, tuple[list[DNode], int]] = {}  # tiered elements, loose text in the subtree
     for dnode in reversed(order):

@@ -345,3 +345,10 @@ def test_a_header_is_a_control_where_it_opens_a_collapsed_section_and_a_title_ba
             '<div class="panel-header">Section A</div><div style="display: none">Hidden</div>'
             '<div class="panel-header">Section B</div><div>Shown</div></body>')
     assert ref_texts(html) == ["Section A"]
+
+
+def test_a_mere_icon_inside_a_control_tiered_by_its_own_signs_is_part_of_it():
+    items = "".join(f'<li class="ui-state-default ui-sortable-handle"><span class="ui-icon '
+                    f'ui-icon-arrowthick-2-n-s"></span>{name}</li>' for name in ("Ann", "Bo"))
+    html = f'<body><ul class="ui-sortable">{items}</ul><span class="icon"></span></body>'
+    assert ref_texts(html) == ["Ann", "Bo", "span"]
