@@ -132,11 +132,14 @@ def plot(result: dict[str, Any], out: Path, mixed: bool = False) -> None:
         n = figures[0]["n"]
         ax.errorbar(seen, values, yerr=errors if label == "all" else None, fmt=style,
                     capsize=3, label=f"{label} (n={n})", alpha=1.0 if label == "all" else 0.6)
-    for point in result["points"]:
+    last = len(result["points"]) - 1
+    for index, point in enumerate(result["points"]):
         run = f"{Path(point['checkpoint']).parent.name}: " if mixed else ""  # which records
+        right = index == last  # the last label sits above, to the left, inside the axes
         ax.annotate(f"{run}{point['steps']} steps, {point['epochs']:.2f} ep",
                     (point["conversations"], 100 * point["success"]["value"]),
-                    textcoords="offset points", xytext=(4, -12), fontsize=8)
+                    textcoords="offset points", xytext=(-6, 6) if right else (4, -12),
+                    fontsize=8, ha="right" if right else "left")
     ax.set_xlabel("conversations trained on" + (" (other records)" if mixed else
                                                  " (the same records)"))
     ax.set_ylabel("episodes finished (%)")
