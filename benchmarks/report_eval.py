@@ -87,8 +87,8 @@ SECTIONS = (
         "same 20 minutes on the records of 12 seeds a task alone")),
     ("browsergym_dagger", "BrowserGym: a DAgger round against its control (other records)"),
     ("eval_browsergym_dagger2", (
-        "BrowserGym MiniWoB benchmark, rounds 1-3 (the first 375 episodes): a second DAgger "
-        "round, the DAgger student's own 1,113 states labelled and 20 minutes more")),
+        "BrowserGym MiniWoB benchmark, all five rounds: a second DAgger round, the DAgger "
+        "student's own 1,113 states labelled and 20 minutes more")),
     ("browsergym_dagger2", "BrowserGym: two DAgger rounds, one after the other"),
 )
 STEPS_CURVES = ("browsergym_steps", "browsergym_dagger", "browsergym_dagger2")
