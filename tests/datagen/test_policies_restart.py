@@ -267,3 +267,22 @@ def test_every_policy_labels_the_fresh_page(capture_session, miniwob_base):
         capture_session.run(acts.aclose())
         assert live.label() == first, task
     assert len(POLICIES) >= 25
+
+
+def test_social_media_presses_read_from_the_page(capture_session, miniwob_base):
+    # a click toggles a control and Submit fails on a stray one: the student's press on another
+    # user's post is undone first, and a post it already pressed for the user is not pressed again
+    for task in ("social-media-all", "social-media-some"):
+        live = Live(capture_session, miniwob_base, task)
+        kind = {"Reply": "reply", "Retweet": "retweet", "Like": "like",
+                "Share": "share"}[fields(live)["button"]]
+        pressed = live.js(
+            "([user, kind]) => { const posts = Array.from(document.querySelectorAll("
+            "'#area .media')); const mine = posts.filter((m) => m.querySelector('.username')"
+            ".textContent === user); const other = posts.find((m) => !mine.includes(m)); "
+            "mine[0].querySelector('.' + kind).click(); other.querySelector('.' + kind)"
+            ".click(); return [mine[0].dataset.result, other.dataset.result]; }",
+            [fields(live)["user"], kind])
+        act = live.label()
+        assert act.target == css(f'#area .media[data-result="{pressed[1]}"] .{kind}')
+        assert live.finish() == 1
