@@ -90,6 +90,17 @@ class Frame:
     cross_origin: bool = False  # a cross-origin frame is recorded but not inlined
 
 
+def descendants(nodes: list[Node], node_id: int) -> list[int]:
+    """Ids of the descendants of ``nodes[node_id]``, in document order (a node list need not be
+    a PageState yet: capture builds one)."""
+    out, stack = [], list(reversed(nodes[node_id].children))
+    while stack:
+        child = stack.pop()
+        out.append(child)
+        stack.extend(reversed(nodes[child].children))
+    return out
+
+
 @dataclass(slots=True)
 class PageState:
     url: str
@@ -134,6 +145,10 @@ class PageState:
             out.append(parent)
             parent = self.nodes[parent].parent
         return out
+
+    def descendants(self, node_id: int) -> list[int]:
+        """Ids of the node's descendants, in document order."""
+        return descendants(self.nodes, node_id)
 
     def text_content(self, node_id: int) -> str:
         """Concatenated text of the subtree, whitespace collapsed."""

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 from pipeline.capture.snapshot import Facts, Rect, SnapshotIndex
 from pipeline.errors import CaptureError
-from pipeline.page_state import Frame, Node
+from pipeline.page_state import Frame, Node, descendants
 
 REDACTED = "•••"
 SENSITIVE_AUTOCOMPLETE = frozenset({"one-time-code", "new-password", "current-password"})
@@ -219,21 +219,12 @@ def fill_select_values(nodes: list[Node]) -> None:
     for node in nodes:
         if node.tag != "select" or node.value is not None:
             continue
-        chosen = [_text_of(nodes, c) for c in _descendants(nodes, node.id)
+        chosen = [_text_of(nodes, c) for c in descendants(nodes, node.id)
                   if nodes[c].tag == "option" and nodes[c].states.get("selected")]  # fmt: skip
         if chosen:
             node.value = ", ".join(chosen)
 
 
-def _descendants(nodes: list[Node], node_id: int) -> list[int]:
-    out, stack = [], list(reversed(nodes[node_id].children))
-    while stack:
-        child = stack.pop()
-        out.append(child)
-        stack.extend(reversed(nodes[child].children))
-    return out
-
-
 def _text_of(nodes: list[Node], node_id: int) -> str:
-    parts = [nodes[c].text for c in _descendants(nodes, node_id) if nodes[c].kind == "text"]
+    parts = [nodes[c].text for c in descendants(nodes, node_id) if nodes[c].kind == "text"]
     return " ".join(" ".join(parts).split())

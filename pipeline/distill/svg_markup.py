@@ -65,8 +65,9 @@ def drawing_surface(svg: Node, parts: list[Node]) -> bool:
 
 def drawing_surfaces(state: PageState) -> frozenset[int]:
     """The ids of the page's ``<svg>`` drawing surfaces."""
-    return frozenset(node.id for node in state.nodes
-                     if node.tag == "svg" and drawing_surface(node, _descendants(state, node)))
+    nodes = state.nodes
+    return frozenset(node.id for node in nodes if node.tag == "svg"
+                     and drawing_surface(node, [nodes[d] for d in state.descendants(node.id)]))
 
 
 def svg_clickable(node: Node, state: PageState, surfaces: frozenset[int]) -> bool:
@@ -75,15 +76,6 @@ def svg_clickable(node: Node, state: PageState, surfaces: frozenset[int]) -> boo
         return True
     return marked_svg_part(node) and any(state.nodes[a].tag == "svg"
                                          for a in state.ancestors(node.id))
-
-
-def _descendants(state: PageState, node: Node) -> list[Node]:
-    found, stack = [], list(node.children)
-    while stack:
-        child = state.nodes[stack.pop()]
-        found.append(child)
-        stack.extend(child.children)
-    return found
 
 
 def _pointer(node: Node) -> bool:
