@@ -27,6 +27,7 @@ class DaggerConfig:
     # split, but the held-out tasks of datagen.miniwob.heldout: no training run sees them)
     seeds_per_task: int = 2
     seed: int = FIRST_SEED  # episode seeds seed .. seed+seeds_per_task-1
+    workers: int = 2  # episodes at once, each in its own browser; the student batches their turns
     limit: int | None = None  # only the first `limit` episodes of the plan (seed-major order)
     tasks_per_file: int = 50
     max_negatives: int = 50
@@ -62,7 +63,7 @@ class DaggerConfig:
             problems.append(f"seed: {self.seed}..{last} leaves "
                             f"DAgger's range {FIRST_SEED}..{FIRST_SEED + SEED_RANGE - 1} (below "
                             "are the recorder's seeds, above eval's test and validation seeds)")
-        for key in ("seeds_per_task", "tasks_per_file", "max_steps", "max_tool_calls",
+        for key in ("seeds_per_task", "workers", "tasks_per_file", "max_steps", "max_tool_calls",
                     "episode_max_time_ms", "target_wait_ms"):
             if getattr(self, key) < 1:
                 problems.append(f"{key}: {getattr(self, key)} must be at least 1")

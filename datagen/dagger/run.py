@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -74,7 +75,6 @@ async def _dagger(config: DaggerConfig, student: Policy | None) -> dict[str, Any
         config.target_wait_ms, config.episode_budget_s)
     run: list[Attempt] = []
     started = time.perf_counter()
-    versions: dict[str, str] = {}
     shards_dir = out / config.split
     with ShardWriter(shards_dir, config.tasks_per_file, PREFIX) as shards, \
             serve_miniwob() as base:
@@ -82,18 +82,25 @@ async def _dagger(config: DaggerConfig, student: Policy | None) -> dict[str, Any
         todo = [(t, s) for t, s in plan(config) if annotation_id(t, s) not in done]
         if todo and student is None:
             student = load_student(config)
-        async with BrowserSlot(config.browser) as browser:
-            versions = await browser.versions()
-            bar = tqdm(todo, desc="dagger episodes", unit="ep", disable=not todo)
-            for task, seed in bar:
-                attempt, record = await _attempt(browser, base, task, seed, student, settings,
-                                                 config)
-                if record is not None:
-                    shards.add(record)
-                append_log(log_path, attempt)
-                run.append(attempt)
-                bar.set_postfix(steps=sum(a.steps for a in run),
-                                solved=sum(bool(a.detail.get("success")) for a in run))
+        queue: asyncio.Queue[tuple[str, int]] = asyncio.Queue()
+        for item in todo:
+            queue.put_nowait(item)
+        bar = tqdm(total=len(todo), desc="dagger episodes", unit="ep", disable=not todo)
+
+        def done_one(attempt: Attempt, record: dict[str, Any] | None) -> None:
+            if record is not None:
+                shards.add(record)
+            append_log(log_path, attempt)
+            run.append(attempt)
+            bar.update()
+            bar.set_postfix(steps=sum(a.steps for a in run),
+                            solved=sum(bool(a.detail.get("success")) for a in run))
+
+        workers = min(config.workers, max(1, len(todo)))
+        found = await asyncio.gather(*(_worker(queue, base, student, settings, config, done_one)
+                                       for _ in range(workers)))
+        versions = found[0]
+        bar.close()
         files = [str(p) for p in shards.files]
     attempts = read_log(log_path)
     manifest = summarize(attempts, run, time.perf_counter() - started, {
@@ -105,6 +112,19 @@ async def _dagger(config: DaggerConfig, student: Policy | None) -> dict[str, Any
     })
     (out / MANIFEST_NAME).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     return manifest
+
+
+async def _worker(queue: asyncio.Queue, base: str, student: Policy, settings: DaggerSettings,
+                  config: DaggerConfig,
+                  done_one: Callable[[Attempt, dict[str, Any] | None], None]) -> dict[str, str]:
+    """Play queued episodes in a browser of its own until the queue is empty; returns the
+    browser's versions for the manifest."""
+    async with BrowserSlot(config.browser) as browser:
+        versions = await browser.versions()
+        while not queue.empty():
+            task, seed = queue.get_nowait()
+            done_one(*await _attempt(browser, base, task, seed, student, settings, config))
+    return versions
 
 
 async def _attempt(browser: BrowserSlot, base: str, task: str, seed: int, student: Policy,
