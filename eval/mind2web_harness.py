@@ -10,8 +10,8 @@ mode's opening (task, gold history, what the gold previous action changed, obser
 rendered as ``datagen build`` renders the step for training), its queries run on the page state, and the
 first action the executor accepts (``execute_offline``: resolved, not run) is the prediction.
 Element Accuracy asks whether the action's element stands for a positive (its own ref, or the
-nearest ref'd ancestor of a positive, as the verifier resolves them); Operation F1 compares
-``"OP value"`` with the gold. A step the reader dropped (no positive, no usable HTML ...) is a
+nearest ref'd ancestor of a positive, as the verifier resolves them; for ``select_text`` the
+element its passage is found in); Operation F1 compares ``"OP value"`` with the gold. A step the reader dropped (no positive, no usable HTML ...) is a
 row with ``error`` set that scores 0, as Mind2Web scores steps without a positive. Steps are
 played ``mind2web.concurrency`` at a time (a model policy batches them) and journaled.
 """
@@ -46,7 +46,8 @@ from pipeline.tools import ToolCall
 
 Item = tuple[Step, str, DistilledPage, PreviousStep | None]  # step, split, page, step before
 _OPS = {"click": "CLICK", "type": "TYPE", "select": "SELECT", "press": "PRESS", "done": "DONE",
-        "hover": "CLICK", "scroll": "SCROLL", "drag": "DRAG", "clear": "CLEAR"}  # HOVER is op CLICK
+        "hover": "CLICK", "scroll": "SCROLL", "drag": "DRAG", "clear": "CLEAR",  # HOVER: op CLICK
+        "select_text": "SELECT_TEXT"}
 
 
 def predicted_op(call: ToolCall | None) -> str:
@@ -67,6 +68,10 @@ def step_row(run: str, policy: str, mode: str, step: Step, split: str, outcome: 
     action = outcome.action
     element = action is not None and action.arguments.get("index") in targets
     gold = op_string(step.operation.op, step.operation.value)
+    if step.operation.original_op == "SELECT_TEXT":  # op CLICK in the file; named as predicted
+        gold = op_string("SELECT_TEXT", step.operation.value)
+    if action is not None and action.name == "select_text":  # no index: where its passage is
+        element = outcome.result is not None and outcome.result.backend_id in step.positives
     return {
         "key": f"{run}|{step.step_id}", "run": run, "policy": policy, "mode": mode,
         "step_id": step.step_id, "task_id": step.annotation_id, "website": step.website,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 
+import mind2web_reader_helpers as m2w
 import pytest
 from mind2web_reader_helpers import select_task, shop_task, write_tasks
 
@@ -114,3 +115,17 @@ def test_files_outside_the_eval_splits_are_an_error_that_names_their_split(tmp_p
         main(config(train, tmp_path / "out", "policy=oracle"))
     results = main(config(train, tmp_path / "ok", "policy=oracle", "mind2web.eval_splits=[train]"))
     assert results["runs"]["oracle/query_only"]["aggregate"]["steps"] == 4
+
+
+def test_a_selected_passage_scores_by_the_element_holding_it(tmp_path):
+    state = m2w.fixture_page("pagination.html")
+    passage = "Conical or flat burrs?"
+    spec = m2w.ActionSpec("burrs-a0", m2w.find(state, "p", passage), "CLICK", passage,
+                          "SELECT_TEXT")
+    path = write_tasks(tmp_path / "data" / "test_task" / "tasks.json", [m2w.make_task(
+        "burrs", "pagination.html", [spec], "Highlight the question about burrs")])
+    results = main(config(path, tmp_path / "out", "policy=oracle"))
+    assert results["runs"]["oracle/query_only"]["aggregate"]["step_sr_micro"]["value"] == 1
+    row = json.loads((tmp_path / "out" / "steps.jsonl").read_text().splitlines()[0])
+    assert row["element"] and row["op_f1"] == 1
+    assert row["predicted"] == row["gold"] == f"SELECT_TEXT {passage}"
