@@ -22,7 +22,9 @@ other number is content: a new draw of generate-number's "9" -> "3" is what the 
 The element acted on (found again by its backend node id) is reported first: a text field's new
 state as its value (a redacted one as "filled"), any other element's new line when it changed (a
 box now checked). Then what else is new, with current refs: at most ``MAX_LISTED`` lines, each
-cut to ``LISTED_CHARS``, so the line stays short on any page.
+cut to ``LISTED_CHARS``, so the line stays short on any page. A text selection shows in no
+capture: after ``select_text`` (accepted only once the page reported the passage selected) the
+line says it is selected, then what else changed.
 """
 
 from __future__ import annotations
