@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pipeline.query.passage import squeezed
 from pipeline.render.elements import trim_text
 
 QUOTE_CHARS = 60  # a passage quoted in a message is cut here
@@ -129,7 +130,7 @@ def outcome_problem(facts: dict[str, Any], text: str) -> tuple[str, str] | None:
 
 def selected_problem(selected: str, text: str) -> str | None:
     """Why the drag's selection is not the passage (None: it is, whitespace aside)."""
-    if "".join(selected.split()) == "".join(text.split()):
+    if squeezed(selected) == squeezed(text):
         return None
     got = quote(" ".join(selected.split())) if selected.strip() else "nothing"
     return (f"dragging across {quote(text)} selected {got} instead; the text may not be "
