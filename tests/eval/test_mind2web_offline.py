@@ -129,3 +129,20 @@ def test_a_selected_passage_scores_by_the_element_holding_it(tmp_path):
     row = json.loads((tmp_path / "out" / "steps.jsonl").read_text().splitlines()[0])
     assert row["element"] and row["op_f1"] == 1
     assert row["predicted"] == row["gold"] == f"SELECT_TEXT {passage}"
+
+
+@pytest.mark.parametrize(("original", "value", "gold"), [
+    ("CLEAR", "", "CLEAR"), ("PRESS", "Enter", "PRESS Enter")])
+def test_pagescouts_own_ops_score_by_their_name(tmp_path, original, value, gold):
+    """A recorded clear or key press (op CLICK in the file) is named as the action the model
+    writes, so the oracle's right action scores op F1 1 (it scored 0 against "CLICK"). A key
+    press names no element (it goes to the focused one), so only the clear's element counts."""
+    state = m2w.fixture_page("forms.html")
+    spec = m2w.ActionSpec("login-a0", m2w.find(state, "input", id="login-password"), "CLICK",
+                          value, original)
+    path = write_tasks(tmp_path / "data" / "test_task" / "tasks.json", [m2w.make_task(
+        "login", "forms.html", [spec], "Clear the password and press Enter")])
+    main(config(path, tmp_path / "out", "policy=oracle"))
+    row = json.loads((tmp_path / "out" / "steps.jsonl").read_text().splitlines()[0])
+    assert row["predicted"] == row["gold"] == gold and row["op_f1"] == 1
+    assert row["element"] == (original == "CLEAR")
