@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 
 import pytest
+import torch
 
 import pipeline
 from pipeline.agent.conversation import Conversation
@@ -74,6 +75,44 @@ def test_a_run_trained_with_the_earlier_tokens_loads_and_answers(old_run):
     assert rows == len(policy.tokenizer)  # sized to its own tokenizer, not to today's registry
     turn = first_turn(policy)  # a parsed call or the reason it is not one, never an exception
     assert turn.message["role"] == "assistant" and isinstance(turn.call, (ToolCall, ToolError))
+
+
+@pytest.mark.slow
+def test_a_run_continues_from_an_adapter_with_the_earlier_tokens(old_run, dataset_dir, tmp_path):
+    """``init_adapter`` = such a run: its LoRA weights and the rows of the tokens it knew carry
+    over, each to the row of the same token here; a token it lacks starts from its fresh row."""
+    import json
+
+    from peft import get_peft_model_state_dict
+    from safetensors.torch import load_file
+    from transformers import AutoTokenizer
+
+    from training.config import load_training_config
+    from training.recipe import setup
+
+    folder, lacking = old_run
+    adapter = folder / "adapter"
+    run = setup(load_training_config(None, [
+        f"dataset_dir={dataset_dir}", f"output_dir={tmp_path}", f"init_adapter={folder}",
+        "max_length=256", "batch_size=1", "grad_accum=1", "precision=fp32", "eval_split=null",
+        "progress=false", "max_steps=1"]))
+    started = get_peft_model_state_dict(run.trainer.model)
+    saved = load_file(str(adapter / "adapter_model.safetensors"))
+    lora = [k for k in saved if "lora_" in k]
+    assert lora and all(torch.equal(started[k], saved[k]) for k in lora)
+    old_ids = json.loads((adapter / "adapter_config.json").read_text())[
+        "trainable_token_indices"]["embed_tokens"]
+    old_row = {t: r for r, t in enumerate(
+        AutoTokenizer.from_pretrained(str(adapter)).convert_ids_to_tokens(old_ids))}
+    new_ids = run.trainer.model.peft_config["default"].trainable_token_indices["embed_tokens"]
+    key = next(k for k in saved if k.endswith("embed_tokens.token_adapter.trainable_tokens_delta"))
+    base = key.replace("trainable_tokens_delta", "base_layer.weight")
+    for row, (token, token_id) in enumerate(zip(
+            run.tokenizer.convert_ids_to_tokens(new_ids), new_ids, strict=True)):
+        if token in lacking:
+            assert torch.equal(started[key][row], started[base][token_id])  # its fresh row
+        else:
+            assert torch.equal(started[key][row], saved[key][old_row[token]])
 
 
 @pytest.mark.slow
