@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from datagen.miniwob.dump import DOMAIN
 from datagen.records import Step
 from datagen.teachers.base import target_refs
-from datagen.teachers.oracle import action_call
+from datagen.teachers.oracle import label_call
 from pipeline.agent.history import history_line
 from pipeline.agent.progress import PreviousStep
 from pipeline.distill.model import DistilledPage
@@ -77,12 +77,10 @@ def taken_call(step: Step, page: DistilledPage) -> ToolCall | None:
     no ref on the page."""
     executed = step.executed
     if executed is None:
-        targets = target_refs(page, step.positives)
-        if not targets:
-            return None
         op = step.operation
         try:
-            return action_call(op.op, targets[0], op.value, op.original_op, page)
+            return label_call(op.op, op.value, op.original_op,
+                              target_refs(page, step.positives), page)
         except FormatError:  # a drag whose drop target has no ref
             return None
     refs = {key: target_refs(page, [backend_id]) for key, backend_id in executed.elements.items()}

@@ -10,8 +10,8 @@ mode's opening (task, gold history, what the gold previous action changed, obser
 rendered as ``datagen build`` renders the step for training), its queries run on the page state, and the
 first action the executor accepts (``execute_offline``: resolved, not run) is the prediction.
 Element Accuracy asks whether the action's element stands for a positive (its own ref, or the
-nearest ref'd ancestor of a positive, as the verifier resolves them); Operation F1 compares
-``"OP value"`` with the gold. A step the reader dropped (no positive, no usable HTML ...) is a
+nearest ref'd ancestor of a positive, as the verifier resolves them; for ``select_text`` the
+element its passage is found in); Operation F1 compares ``"OP value"`` with the gold. A step the reader dropped (no positive, no usable HTML ...) is a
 row with ``error`` set that scores 0, as Mind2Web scores steps without a positive. Steps are
 played ``mind2web.concurrency`` at a time (a model policy batches them) and journaled.
 """
@@ -27,7 +27,7 @@ from typing import Any
 from datagen.build import assign_split, split_for
 from datagen.context import TaskContext
 from datagen.mind2web import Reject, iter_steps, split_of
-from datagen.records import Step
+from datagen.records import Operation, Step
 from datagen.verify.execution_stage import positive_refs
 from eval.config import EvalConfig
 from eval.journal import Journal
@@ -42,20 +42,36 @@ from pipeline.agent.progress import PreviousStep
 from pipeline.distill import distill
 from pipeline.distill.model import DistilledPage
 from pipeline.errors import PagescoutError
+from pipeline.html.mind2web_format import EXTENSION_OPS
 from pipeline.tools import ToolCall
 
 Item = tuple[Step, str, DistilledPage, PreviousStep | None]  # step, split, page, step before
 _OPS = {"click": "CLICK", "type": "TYPE", "select": "SELECT", "press": "PRESS", "done": "DONE",
-        "hover": "CLICK", "scroll": "SCROLL", "drag": "DRAG", "clear": "CLEAR"}  # HOVER is op CLICK
+        "hover": "CLICK", "scroll": "SCROLL", "drag": "DRAG", "clear": "CLEAR",  # HOVER: op CLICK
+        "select_text": "SELECT_TEXT"}
 
 
 def predicted_op(call: ToolCall | None) -> str:
-    """The ``"OP value"`` string of a predicted action (what Operation F1 compares)."""
+    """The ``"OP value"`` string of a predicted action (what Operation F1 compares): a scroll's
+    direction, a key, a passage; a drag or clear has none (element accuracy judges its target)."""
     if call is None:
         return ""
     args = call.arguments
-    value = args.get("text") or args.get("option") or args.get("key") or args.get("answer") or ""
-    return op_string(_OPS[call.name], value)
+    value = (args.get("text") or args.get("option") or args.get("key") or args.get("answer")
+             or args.get("direction") or "")
+    return op_string(_OPS[call.name], "" if call.name in ("drag", "clear") else value)
+
+
+def gold_op(operation: Operation) -> str:
+    """The ``"OP value"`` string of a recorded step: Mind2Web's op and value, but pagescout's
+    own ops (op CLICK in the file) by their name and value as ``predicted_op`` writes them, so
+    a right scroll, drag, clear, key press or selection scores as a right click does."""
+    original, value = operation.original_op, operation.value
+    if original not in EXTENSION_OPS:
+        return op_string(operation.op, value)
+    if original == "SCROLL":  # "down:end": the amount is not compared
+        return op_string(original, value.split(":")[0])
+    return op_string(original, "" if original in ("DRAG", "CLEAR") else value)
 
 
 async def _offline(call, page):
@@ -66,7 +82,9 @@ def step_row(run: str, policy: str, mode: str, step: Step, split: str, outcome: 
              targets: set[int], seconds: float) -> dict[str, Any]:
     action = outcome.action
     element = action is not None and action.arguments.get("index") in targets
-    gold = op_string(step.operation.op, step.operation.value)
+    gold = gold_op(step.operation)
+    if action is not None and action.name == "select_text":  # no index: where its passage is
+        element = outcome.result is not None and outcome.result.backend_id in step.positives
     return {
         "key": f"{run}|{step.step_id}", "run": run, "policy": policy, "mode": mode,
         "step_id": step.step_id, "task_id": step.annotation_id, "website": step.website,

@@ -1,7 +1,7 @@
 """LoRA on the base model: which modules, which layers, and the functional-token rows trainable.
 
     model = with_lora(base_model, cfg.lora, new_ids)      # LoRA + the new token rows trainable
-    start_from(model, "runs/round-1/adapter")             # ... holding an earlier run's weights
+    start_from(model, "runs/round-1/adapter", tokenizer)  # ... holding an earlier run's weights
 
 Saving and loading a trained adapter is ``pipeline.model.trained`` (inference must not import the
 training stage).
@@ -9,6 +9,7 @@ training stage).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -39,11 +40,14 @@ def with_lora(model: Any, lora: LoraConfig, new_ids: list[int]) -> Any:
     return model
 
 
-def start_from(model: Any, folder: str | Path) -> int:
+def start_from(model: Any, folder: str | Path, tokenizer: Any) -> int:
     """Load an earlier run's adapter (its LoRA weights and functional-token rows) into ``model``
-    (wrapped by ``with_lora`` with the same LoRA settings), so training continues from it: a
-    second DAgger round starts from the first round's student. Returns the tensors loaded;
-    raises PagescoutError naming the folder when the adapter does not fit."""
+    (wrapped by ``with_lora`` with the same LoRA settings; ``tokenizer`` is this run's), so
+    training continues from it: a second DAgger round starts from the first round's student.
+    An adapter trained before a tool joined the registry continues too: its token rows are
+    matched to this run's by token (``_moved_token_rows``), a token it lacks starts fresh.
+    Returns the tensors loaded; raises PagescoutError naming the folder when the adapter does
+    not fit."""
     from peft import get_peft_model_state_dict, set_peft_model_state_dict
     from safetensors.torch import load_file
 
@@ -53,6 +57,9 @@ def start_from(model: Any, folder: str | Path) -> int:
                              "a run folder, its adapter/ or a checkpoint-N of python -m training")
     saved = load_file(str(path))
     wanted = get_peft_model_state_dict(model)
+    if any(wanted[k].shape != saved[k].shape for k in set(wanted) & set(saved)
+           if ".token_adapter." in k):
+        saved = _moved_token_rows(saved, wanted, Path(folder), _token_names(model, tokenizer))
     misfit = sorted(set(wanted) ^ set(saved)) + sorted(
         k for k in set(wanted) & set(saved) if wanted[k].shape != saved[k].shape)
     if misfit:
@@ -61,3 +68,39 @@ def start_from(model: Any, folder: str | Path) -> int:
                              "of the run that wrote it")
     set_peft_model_state_dict(model, saved)
     return len(saved)
+
+
+def _token_names(model: Any, tokenizer: Any) -> list[str]:
+    """The tokens of ``model``'s trainable embedding rows, in row order."""
+    ids = model.peft_config["default"].trainable_token_indices["embed_tokens"]
+    return tokenizer.convert_ids_to_tokens(list(ids))
+
+
+def _moved_token_rows(saved: dict[str, Any], wanted: dict[str, Any], folder: Path,
+                      names: list[str]) -> dict[str, Any]:
+    """``saved`` with its functional-token tensors in this run's layout: each trainable row
+    (``trainable_tokens_delta``: the row itself, not a difference) goes to the row of the same
+    token here, found through the adapter's own tokenizer and config; the embedding copies
+    (``base_layer``) are this run's, whose rows the new tokens' rows extend."""
+    from transformers import AutoTokenizer
+
+    try:
+        config = json.loads((folder / "adapter_config.json").read_text(encoding="utf-8"))
+        old_ids = config["trainable_token_indices"]["embed_tokens"]
+        old_names = AutoTokenizer.from_pretrained(str(folder)).convert_ids_to_tokens(old_ids)
+    except (OSError, KeyError, TypeError, ValueError) as exc:
+        raise PagescoutError(f"init_adapter: {folder} has other functional tokens than this "
+                             f"run and no tokenizer or adapter config to match them by ({exc})"
+                             ) from None
+    old_row = {name: row for row, name in enumerate(old_names)}
+    moved = dict(saved)
+    for key, tensor in wanted.items():
+        if key.endswith(".base_layer.weight") and ".token_adapter." in key:
+            moved[key] = tensor.clone()
+        elif key.endswith(".trainable_tokens_delta") and key in saved:
+            rows = tensor.clone()
+            for row, name in enumerate(names):
+                if name in old_row:
+                    rows[row] = saved[key][old_row[name]]
+            moved[key] = rows
+    return moved

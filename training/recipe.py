@@ -79,7 +79,7 @@ def setup(cfg: TrainingConfig) -> Run:
     new_ids = add_functional_tokens(model, tokenizer)
     model = with_lora(model, cfg.lora, new_ids)
     if cfg.init_adapter:
-        start_from(model, trained_folder(cfg.init_adapter))
+        start_from(model, trained_folder(cfg.init_adapter), tokenizer)
     if precision == "bf16":  # what autocast computes, without casting every weight each step
         bf16_linear_weights(model, frozen_only=True)
     settings = RenderSettings(cfg.max_length, cfg.loss_weight, tuple(new_ids),

@@ -28,8 +28,8 @@ from datagen.miniwob.policies import Act, PolicyError
 from datagen.miniwob.policies.restart import next_label
 from datagen.records import Operation
 from datagen.teachers.base import target_refs
-from datagen.teachers.oracle import action_call
-from datagen.verify.execution_stage import operation_matches, value_problem
+from datagen.teachers.oracle import label_call
+from datagen.verify.execution_stage import operation_matches, passage_problem, value_problem
 from pipeline.agent.conversation import opening
 from pipeline.agent.history import history_line
 from pipeline.agent.loop import StepLimits, StepOutcome, play_step
@@ -152,10 +152,11 @@ async def _labelled(env: MiniwobEnvironment, episode: Episode, wait_ms: int
 def labellable(page: DistilledPage, act: Act, target: int | None) -> bool:
     """Whether a label on ``target`` can be written as a call on ``page``: it is one of the
     page's elements (a hidden node is in the capture but has no ref, and datagen build would
-    drop the step), or in the capture at all for a key press, which goes where the focus is."""
+    drop the step), or in the capture at all for a key press, which goes where the focus is,
+    and for a passage to select, which its text finds."""
     if target is None:
         return False
-    if act.original_op == "PRESS":
+    if act.original_op in ("PRESS", "SELECT_TEXT"):
         return target in page.state.by_backend_id()
     return bool(target_refs(page, [target]))
 
@@ -186,11 +187,9 @@ def executed_call(step: LabelledStep, page: DistilledPage) -> ToolCall | None:
     as it will in training."""
     if step.call is not None:
         return step.call
-    refs = target_refs(page, [step.target])
-    if not refs:
-        return None
     op = act_operation(step.act, step.drop)
-    return action_call(op["op"], refs[0], op["value"], op["original_op"], page)
+    return label_call(op["op"], op["value"], op["original_op"], target_refs(page, [step.target]),
+                      page)
 
 
 def agrees(call: ToolCall, page: DistilledPage, act: Act, target: int, drop: int | None) -> bool:
@@ -202,5 +201,7 @@ def agrees(call: ToolCall, page: DistilledPage, act: Act, target: int, drop: int
         return False
     if call.name == "press":  # Enter for an ENTER act, the act's own key for a PRESS
         return call.arguments.get("key") == (act.value if act.original_op == "PRESS" else "Enter")
+    if call.name == "select_text":  # the same passage, wherever it is
+        return passage_problem(call, operation, page) is None
     return (page.backend_id(call.arguments.get("index", -1)) == target
             and value_problem(call, operation, page) is None)

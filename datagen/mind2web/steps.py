@@ -6,9 +6,9 @@
 A task (``annotation_id, website, domain, subdomain, confirmed_task, action_reprs, actions``)
 gives one Step per action: ``step_id = "<annotation_id>:<action_uid>"``, the previous
 ``action_reprs`` as history, the operation (``op`` or, without it, ``original_op``; HOVER and ENTER
-count as CLICK, which carries no value; pagescout's recorded SCROLL/DRAG/CLEAR are op CLICK with
-their value kept), the positives as backend ids (``backend_node_id`` is a
-string in the files; a candidate's ``attributes`` is a JSON string), and the page built from
+count as CLICK, which carries no value; pagescout's recorded SCROLL/DRAG/CLEAR/SELECT_TEXT are op
+CLICK with their value kept), the positives as backend ids (``backend_node_id`` is a string in the
+files; a candidate's ``attributes`` is a JSON string), and the page built from
 ``raw_html`` -- or from ``cleaned_html`` when the raw form is missing, empty or unparseable -- with
 the label-leak markers stripped by ``pipeline.html.source``.
 
@@ -46,7 +46,7 @@ REASONS = {
     "duplicate_step": "the step id was already read (same annotation_id and action_uid)",
 }
 _OPS = {"CLICK": "CLICK", "TYPE": "TYPE", "SELECT": "SELECT", "HOVER": "CLICK", "ENTER": "CLICK"}
-_OPS |= {name: "CLICK" for name in EXTENSION_OPS}  # pagescout's recorded SCROLL, DRAG, CLEAR
+_OPS |= {name: "CLICK" for name in EXTENSION_OPS}  # pagescout's own, e.g. SCROLL, SELECT_TEXT
 _TASK_TEXT = ("annotation_id", "website", "confirmed_task")
 _TASK_OPTIONAL = ("domain", "subdomain")
 

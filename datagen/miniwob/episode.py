@@ -150,6 +150,8 @@ async def perform(actions: LiveActions, act: Act, target: int, drop: int | None 
         return await actions.press(act.value)
     if act.original_op == "CLEAR":
         return await actions.clear(target)
+    if act.original_op == "SELECT_TEXT":  # found by its text, as the agent's call finds it
+        return await actions.select_text(act.value)
     if act.original_op == "DRAG":
         if drop is not None:
             return await actions.drag(target, to_backend_id=drop)

@@ -46,7 +46,7 @@ from datagen.records import Mode, Step, Trajectory
 from datagen.teachers import rationale
 from datagen.teachers.base import make_trajectory, target_refs
 from datagen.teachers.oracle_queries import TEMPLATES, Cues, cues, first_query, refinements
-from datagen.verify.grounding import value_grounded
+from datagen.verify.grounding import passage_grounded, value_grounded
 from pipeline.agent.conversation import Conversation
 from pipeline.agent.execute import ToolResult, execute_offline
 from pipeline.agent.observe import without_tool_list
@@ -105,6 +105,8 @@ class OracleTeacher:
             meta |= {"template": "press", "found": True}
             key = step.operation.value
             convo.act(make_call("press", key=key), rationale.press(key))
+        elif step.operation.original_op == "SELECT_TEXT":  # found by its text: no search
+            _Run(self.config, step, page, convo, targets, rng, meta).quote()
         elif not targets:
             meta["error"] = (f"no_target: none of the positives {step.positives} is an element "
                              "of the distilled page")
@@ -173,11 +175,23 @@ class _Run:
         if guess is not None:
             self._act(guess, "guess")
 
+    def quote(self) -> None:
+        """A passage to select: read the text showing it unless the model has read it, then
+        select it (``meta.read``: the region read; none read and none shown, the verifier
+        rejects it)."""
+        self.seen = without_tool_list(self.convo.observation)
+        self._read_value()
+        passage = self.step.operation.value
+        self.meta |= {"template": "select_text", "found": True}
+        self.convo.act(make_call("select_text", text=passage), rationale.select_text(passage))
+
     def _read_value(self) -> None:
         """Read the text of the smallest region showing the step's value, when the step types
-        it and nothing read so far shows it."""
+        it or selects it as a passage and nothing read so far shows it."""
         operation = self.step.operation
-        if operation.op != "TYPE" or value_grounded(operation.value, self.seen):
+        grounded = (passage_grounded if operation.original_op == "SELECT_TEXT"
+                    else value_grounded if operation.op == "TYPE" else None)
+        if grounded is None or grounded(operation.value, self.seen):
             return
         small = [lm for lm in self.page.landmarks if len(lm.refs) <= self.config.region_max_refs]
         names = [landmark_spec(lm) for lm in sorted(small, key=lambda lm: len(lm.refs))]
@@ -185,8 +199,8 @@ class _Run:
             names.append("PAGE")
         for name in names:
             call = make_call("get_region", landmark=name, content_type="text")
-            if value_grounded(operation.value, execute_offline(call, self.page).text):
-                self._read(call, rationale.read_value(name, operation.op))
+            if grounded(operation.value, execute_offline(call, self.page).text):
+                self._read(call, rationale.read_value(name, operation.original_op or ""))
                 self.meta["read"] = name
                 return
 
@@ -264,11 +278,21 @@ class _Run:
         self.convo.act(action_call(op, ref, value, original, self.page), thinking)
 
 
-def action_call(op: str, ref: int, value: str, original_op: str | None = None,
+def label_call(op: str, value: str, original_op: str | None, refs: list[int],
+               page: DistilledPage) -> ToolCall | None:
+    """The call of a step's operation on the first of ``refs`` (its elements' refs); None when
+    it acts on an element and none has a ref (select_text names none: its passage finds
+    itself)."""
+    if not refs and original_op != "SELECT_TEXT":
+        return None
+    return action_call(op, refs[0] if refs else None, value, original_op, page)
+
+
+def action_call(op: str, ref: int | None, value: str, original_op: str | None = None,
                 page: DistilledPage | None = None) -> ToolCall:
     """The action of a step's operation on ``ref``: click / type / select, or hover, scroll,
-    drag, clear for those ``original_op``s (a drag onto an element needs the ``page`` to find
-    the drop target's ref)."""
+    drag, clear, select_text for those ``original_op``s (a drag onto an element needs the
+    ``page`` to find the drop target's ref; select_text takes no ref)."""
     if op == "TYPE":
         return make_call("type", index=ref, text=value)
     if op == "SELECT":
@@ -282,6 +306,8 @@ def action_call(op: str, ref: int, value: str, original_op: str | None = None,
         return make_call("press", key=value)
     if original_op == "CLEAR":
         return make_call("clear", index=ref)
+    if original_op == "SELECT_TEXT":  # the passage names itself: no index
+        return make_call("select_text", text=value)
     if original_op == "DRAG":
         return make_call("drag", index=ref, **_drop(value, page))
     return make_call("click", index=ref)
@@ -292,7 +318,7 @@ def _drop(value: str, page: DistilledPage | None) -> dict[str, int]:
     to_id, offset = parse_drag_value(value)
     if offset is not None:
         return {"dx": offset[0], "dy": offset[1]}
-    refs = [] if page is None else [r for r in page.refs if page.backend_id(r) == to_id]
-    if not refs:
+    ref = None if page is None else page.ref_of(to_id)
+    if ref is None:
         raise FormatError(f"the drag target (backend id {to_id}) is not an element of the page")
-    return {"to_index": refs[0]}
+    return {"to_index": ref}

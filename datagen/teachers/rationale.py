@@ -16,6 +16,7 @@ from pipeline.query.filters import role_test
 from pipeline.render.elements import trim_text
 
 _LABEL_CHARS = 50
+_PASSAGE_WORDS = 4  # a passage's first words named in the rationale
 _ROLES = ("button", "link", "textbox", "checkbox", "radio", "combobox", "tab", "option",
           "menuitem", "slider")
 _NAMING_ATTRIBUTES = ("id", "name", "class")  # what tells a label-less element apart
@@ -84,10 +85,19 @@ def region_intent(landmark: str, content_type: str, rng: random.Random, fallback
     ])
 
 
-def read_value(landmark: str, op: str) -> str:
-    """Before typing a value the task does not give: one wording, its first word
-    the student's choice to read rather than act."""
-    return f"Reading the text of {landmark} for the value to {op.lower()}."
+def read_value(landmark: str, original_op: str) -> str:
+    """Before typing a value the task does not give, or selecting a passage: one wording, its
+    first word the student's choice to read rather than act."""
+    sought = "passage to select" if original_op == "SELECT_TEXT" else "value to type"
+    return f"Reading the text of {landmark} for the {sought}."
+
+
+def select_text(passage: str) -> str:
+    """The rationale of selecting a passage read on the page: its first words (the call
+    quotes it whole)."""
+    words = passage.split()
+    start = " ".join(words[:_PASSAGE_WORDS]) + (" …" if len(words) > _PASSAGE_WORDS else "")
+    return f'Selecting the passage "{start}" word for word as the page shows it.'
 
 
 def act(page: DistilledPage, ref: int, op: str, value: str, source: str,

@@ -6,13 +6,15 @@ ref) must come back within the top ``k`` of at least one query -- in ``hybrid``/
 observation may show it instead. The final action must act on a ref the model was shown (in a tool
 result or the observation; a model must not guess indices), resolve to a positive, and match the
 step's operation and value -- typed text the model could write from what it read: the task, the
-observation or a tool result (``grounding``; ``grounded_values=False`` lets any text pass).
+observation or a tool result (``grounding``; ``grounded_values=False`` lets any text pass). A
+passage to select names no element: it must be the step's, on the page, and read before.
 
     verdict = check_execution(conversation, step, page, mode="query_only", top_k=10)
 
 Reason codes, in the order they are checked: ``stale_tool_result``, ``no_positive``,
 ``wrong_operation``, ``unknown_ref``, ``unseen_ref``, ``target_not_retrieved``,
-``wrong_element``, ``wrong_value``, ``ungrounded_value``.
+``wrong_element``, ``wrong_value``, ``ungrounded_value``; for a passage ``wrong_operation``,
+``passage_not_on_page``, ``wrong_value``, ``ungrounded_value``.
 """
 
 from __future__ import annotations
@@ -21,11 +23,12 @@ import re
 
 from datagen.records import Mode, Operation, Step, Verdict
 from datagen.verify.format_stage import Conversation
-from datagen.verify.grounding import value_grounded
+from datagen.verify.grounding import passage_grounded, value_grounded
 from pipeline.agent.execute import execute_offline
 from pipeline.agent.observe import without_tool_list
 from pipeline.agent.progress import HEAD as EFFECT_HEAD
 from pipeline.distill.model import DistilledPage
+from pipeline.query.passage import find_passage, same_passage
 from pipeline.tools import ToolCall
 
 ANCESTOR_LEVELS = 3  # a positive without a ref counts through its nearest ref'd ancestor
@@ -33,7 +36,8 @@ OBSERVATION_MARK = "\nCurrent page:\n"  # where ``pipeline.agent.prompts.user_tu
 _REF = re.compile(r"\[(\d+)\]")
 _CALL_FOR_OP = {"CLICK": "click", "TYPE": "type", "SELECT": "select"}
 _CALL_FOR_ORIGINAL_OP = {"HOVER": "hover", "SCROLL": "scroll", "DRAG": "drag", "CLEAR": "clear",
-                         "PRESS": "press"}
+                         "PRESS": "press", "SELECT_TEXT": "select_text"}
+_FREE_TEXT = {"type": "type writes", "select_text": "select_text quotes"}  # an action's own text
 
 
 def check_execution(conversation: Conversation, step: Step, page: DistilledPage, mode: Mode,
@@ -46,17 +50,19 @@ def check_execution(conversation: Conversation, step: Step, page: DistilledPage,
 
 
 def ungrounded_value(conversation: Conversation) -> str | None:
-    """Why the final ``type`` writes text the model never read (None: it read it, or the action
-    writes no free text -- a select can only choose one of the element's options)."""
+    """Why the final ``type`` writes text, or ``select_text`` quotes a passage, the model never
+    read (None: it read it, or the action writes no free text -- a select can only choose one
+    of the element's options)."""
     action = conversation.final.call
-    value = action.arguments.get("text") if action.name == "type" else None
+    value = action.arguments.get("text") if action.name in _FREE_TEXT else None
     if not isinstance(value, str):
         return None
     read = "\n".join([without_tool_list(conversation.user),
                       *(turn.result or "" for turn in conversation.queries)])
-    if value_grounded(value, read):
+    grounded = passage_grounded if action.name == "select_text" else value_grounded
+    if grounded(value, read):
         return None
-    return (f"ungrounded_value: type writes {value!r}, which neither the task nor "
+    return (f"ungrounded_value: {_FREE_TEXT[action.name]} {value!r}, which neither the task nor "
             "the observation nor a tool result shows")
 
 
@@ -74,6 +80,8 @@ def _first_problem(conversation: Conversation, step: Step, page: DistilledPage, 
         return None if action == _press(step.operation.value) else (
             f"wrong_operation: the step presses {step.operation.value}, the action is "
             f"{action.name} {action.arguments}")
+    if step.operation.original_op == "SELECT_TEXT":  # found by its text, not by a ref
+        return passage_problem(action, step.operation, page)
     targets = positive_refs(page, step.positives)
     if not targets:
         return (f"no_positive: none of the positives {step.positives} is an element with a ref "
@@ -174,6 +182,20 @@ def option_matches(chosen: str, expected: str, options: list[tuple[str, str]]) -
         return True
     return any({norm(chosen), norm(expected)} <= {norm(text), norm(value)}
                for text, value in options)
+
+
+def passage_problem(action: ToolCall, operation: Operation, page: DistilledPage) -> str | None:
+    """Why a select_text action is not the step's selection (None: it is): another action, a
+    passage the page does not show, another passage (whitespace aside)."""
+    if action.name != "select_text":
+        return (f"wrong_operation: the step selects a passage, the action is {action.name} "
+                f"{action.arguments}")
+    text = action.arguments["text"]
+    if find_passage(page, text) is None:
+        return f"passage_not_on_page: select_text quotes {text!r}, which the page does not show"
+    if not same_passage(text, operation.value):
+        return f"wrong_value: selected {text!r}, the step selects {operation.value!r}"
+    return None
 
 
 def value_problem(action: ToolCall, operation: Operation, page: DistilledPage) -> str | None:

@@ -1,4 +1,4 @@
-"""Whether typed text comes from what the model read before writing it.
+"""Whether typed text, or a passage to select, comes from what the model read before writing it.
 
 A training turn that types "gray" into a field while neither the task nor anything on the
 model's screen says "gray" (the value sits in a table the observation does not list) teaches a
@@ -17,11 +17,18 @@ and "4"), an English number word ("two") or a month's name ("April", "Apr": 4); 
 with "pm" also as its 24-hour number ("9:37 PM": 21); characters set apart one by one ("6 g H
 F") as the word they spell. Short numbers are grounded by any equal number on the screen (an
 element count among them): the check catches values that appear nowhere, not lucky ones.
+
+A passage to select (``select_text``) is quoted, not converted: it is grounded when it appears
+whole in what was read, whitespace aside (``passage_grounded``), as the page must show it.
+
+    passage_grounded("Erat. Ipsum eget.", "PAGE: ...\nDonec at adipiscing. Erat. Ipsum eget.")  # True
 """
 
 from __future__ import annotations
 
 import re
+
+from pipeline.query.passage import squeezed
 
 _WORD = re.compile(r"\w+")
 _SPACED = re.compile(r"(?<!\S)(?:\w\s+){2,}\w(?!\S)")  # "6 g H F": one word, spelt out
@@ -48,3 +55,8 @@ def value_grounded(value: str, read: str) -> bool:
     if "pm" in seen:
         numbers |= {hour + 12 for hour in numbers if 1 <= hour < 12}
     return all(word in seen or (word.isdigit() and int(word) in numbers) for word in words)
+
+
+def passage_grounded(passage: str, read: str) -> bool:
+    """True when ``passage`` appears whole in ``read``, whitespace aside (case counts)."""
+    return squeezed(passage) in squeezed(read)

@@ -4,6 +4,9 @@
     result = await execute(call, page, actions)       # actions too, on a live page (LiveActions)
     result = execute_offline(call, page)              # actions resolved to their target, not run
 
+``select_text`` names no element: live, the result carries the element the passage was found
+in (its ref when it has one); offline, the element ``pipeline.query.passage`` finds it in.
+
 Every outcome is a ``ToolResult`` whose ``text`` is what the model reads as the tool message;
 an unknown ref, a stale, hidden, disabled or covered element, a scroll at its edge, or an action
 without a live page is a result with ``error`` set — never an exception. Datagen's verifier uses
@@ -18,7 +21,9 @@ from pydantic import BaseModel
 
 from pipeline.distill.model import DistilledPage
 from pipeline.live.actions import ActionOutcome, LiveActions
+from pipeline.live.selection import quote
 from pipeline.query import get_element_details, get_page_summary, get_region, query_elements
+from pipeline.query.passage import find_passage
 from pipeline.render.elements import element_text, format_element, trim_text
 from pipeline.tools.calls import ToolCall
 
@@ -58,9 +63,12 @@ def run_query(call: ToolCall, page: DistilledPage) -> ToolResult:
 
 
 def execute_offline(call: ToolCall, page: DistilledPage) -> ToolResult:
-    """Queries answered; actions checked and resolved to their target without acting."""
+    """Queries answered; actions checked and resolved to their target without acting (a
+    passage to select: to the element holding it, which must be on the page)."""
     if call.kind == "query":
         return run_query(call, page)
+    if call.name == "select_text":
+        return _passage_offline(call, page)
     target = _target(call, page)
     if isinstance(target, ToolResult):
         return target
@@ -77,6 +85,10 @@ async def execute(call: ToolCall, page: DistilledPage, actions: LiveActions | No
     if call.name == "press":
         outcome = await actions.press(args.key)
         return ToolResult(call.name, outcome.ok, outcome.message, outcome.error)
+    if call.name == "select_text":  # found by its text: the result names where it was
+        outcome = await actions.select_text(args.text)
+        return ToolResult(call.name, outcome.ok, outcome.message, outcome.error,
+                          ref=page.ref_of(outcome.backend_id), backend_id=outcome.backend_id)
     target = _target(call, page)
     if isinstance(target, ToolResult):
         return target
@@ -139,6 +151,17 @@ def _target(call: ToolCall, page: DistilledPage) -> int | None | ToolResult:
                               f"indices: {valid}. Query the page again for the current "
                               "indices.", "no_such_ref", ref=ref)
     return index
+
+
+def _passage_offline(call: ToolCall, page: DistilledPage) -> ToolResult:
+    """select_text on a recorded page: the element holding the passage, or why there is none."""
+    text = call.arguments["text"]
+    spot = find_passage(page, text)
+    if spot is None:
+        return ToolResult(call.name, False, f"Error: the page shows no text {quote(text)}; "
+                          "read the page's text and quote a passage word for word", "no_text")
+    return ToolResult(call.name, True, f"select_text {quote(text)} (recorded; no live page)",
+                      ref=spot.ref, backend_id=spot.backend_id)
 
 
 def _element(page: DistilledPage, ref: int) -> str:

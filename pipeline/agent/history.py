@@ -15,6 +15,7 @@ from __future__ import annotations
 from pipeline.distill.model import DistilledPage
 from pipeline.html.mind2web_format import action_repr, drag_value, operation, press_repr
 from pipeline.query import index_for
+from pipeline.query.passage import find_passage
 from pipeline.tools import ToolCall
 
 
@@ -26,6 +27,8 @@ def history_line(call: ToolCall, page: DistilledPage) -> str:
         return "[page]  done -> DONE" + (f": {args['answer']}" if args.get("answer") else "")
     if call.name == "scroll" and "index" not in args:
         return f"[page]  page -> SCROLL: {scroll_value(call)}"
+    if call.name == "select_text":
+        return _selection_line(call, page)
     op = _operation(call, page)
     backend_id = page.backend_id(args["index"])
     if backend_id is None or op is None:  # a page read from HTML: name elements by their refs
@@ -55,6 +58,17 @@ def _operation(call: ToolCall, page: DistilledPage) -> dict[str, str] | None:
             "select": operation("SELECT", args.get("option", "")),
             "hover": operation("CLICK", "", "HOVER"),
             "clear": operation("CLICK", "", "CLEAR")}.get(call.name, operation("CLICK"))
+
+
+def _selection_line(call: ToolCall, page: DistilledPage) -> str:
+    """A passage selected, on the element holding it (as the recorder writes the step):
+    ``[p]  Lorem ipsum dolor sit -> SELECT_TEXT: Lorem ipsum``; ``[page]`` where the page
+    does not show it or has no backend ids."""
+    text = call.arguments["text"]
+    spot = find_passage(page, text)
+    if spot is None or spot.backend_id is None:
+        return f"[page]  page -> SELECT_TEXT: {text}"
+    return action_repr(page.state, spot.backend_id, operation("CLICK", text, "SELECT_TEXT"))
 
 
 def scroll_value(call: ToolCall) -> str:

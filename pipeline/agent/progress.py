@@ -5,6 +5,7 @@
     # 'Last action\'s effect: that click changed nothing on the page.'
     # 'Last action\'s effect: 2 new: [4]<button>OK</button>, Saved!; 1 gone.'
     # 'Last action\'s effect: [9] Remember me changed: <input type=checkbox checked=true />; ...'
+    # 'Last action\'s effect: "Lorem ipsum dolor" is selected; nothing else changed.'
 
 The live loop (``pipeline.agent.loop.play_episode``) and datagen (a recorded step and the step
 before it, ``datagen.build``) both write it with this function, from the page the action was taken
@@ -21,7 +22,9 @@ other number is content: a new draw of generate-number's "9" -> "3" is what the 
 The element acted on (found again by its backend node id) is reported first: a text field's new
 state as its value (a redacted one as "filled"), any other element's new line when it changed (a
 box now checked). Then what else is new, with current refs: at most ``MAX_LISTED`` lines, each
-cut to ``LISTED_CHARS``, so the line stays short on any page.
+cut to ``LISTED_CHARS``, so the line stays short on any page. A text selection shows in no
+capture: after ``select_text`` (accepted only once the page reported the passage selected) the
+line says it is selected, then what else changed.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from dataclasses import dataclass
 
 from pipeline.agent.history import element_label
 from pipeline.distill.model import DistilledPage
+from pipeline.live.selection import quote
 from pipeline.query.summary import field_state
 from pipeline.render.elements import trim_text
 from pipeline.render.options import RenderOptions
@@ -73,6 +77,9 @@ def effect_line(previous: PreviousStep | None, page: DistilledPage) -> str:
     if (before.state.url, before.state.title) != (after.state.url, after.state.title):
         title = trim_text(after.state.title or after.state.url, LISTED_CHARS)
         return f'{HEAD}a new page loaded: "{title}".'
+    if action.name == "select_text":  # no capture shows a selection: the action's own word
+        changes = _changes(_lines(before), _lines(after))
+        return f"{HEAD}{quote(action.arguments['text'])} is selected; {changes}."
     if changed_nothing(previous, page):
         return f"{HEAD}that {_VERB[action.name]} changed nothing on the page."
     lines_before, lines_after = _lines(before), _lines(after)
@@ -151,10 +158,7 @@ def _changes(lines_before: list[tuple[str, str, int | None]],
 def _target_after(action: ToolCall, before: DistilledPage, after: DistilledPage) -> int | None:
     """The ref on ``after`` of the element ``action`` acted on (found by its backend id)."""
     index = action.arguments.get("index")
-    backend_id = before.backend_id(index) if index in before.refs else None
-    if backend_id is None:
-        return None
-    return next((ref for ref in after.refs if after.backend_id(ref) == backend_id), None)
+    return after.ref_of(before.backend_id(index) if index in before.refs else None)
 
 
 def _field_state(page: DistilledPage, ref: int, tool: str) -> str:

@@ -111,6 +111,12 @@ class DistilledPage:
     def backend_id(self, ref: int) -> int | None:
         return self.state.nodes[self.refs[ref].node_id].backend_id
 
+    def ref_of(self, backend_id: int | None) -> int | None:
+        """The ref of the element with this backend node id (None: no element with a ref)."""
+        if backend_id is None:
+            return None
+        return next((ref for ref in self.refs if self.backend_id(ref) == backend_id), None)
+
     def landmark_of(self, ref: int) -> Landmark | None:
         """The innermost landmark holding the ref."""
         best = None

@@ -117,8 +117,9 @@ OPS = ("CLICK", "TYPE", "SELECT")
 # pagescout's own original_op values for actions Mind2Web has no op for. A file we write keeps
 # Mind2Web's shape (op CLICK, so any Mind2Web reader still reads it); the value says the rest:
 # SCROLL "up|down|left|right" (":end" to go all the way), DRAG "to:<backend_node_id>" or
-# "by:<dx>,<dy>", CLEAR "", PRESS the key (pressed in the focused element, the op's target).
-EXTENSION_OPS = ("SCROLL", "DRAG", "CLEAR", "PRESS")
+# "by:<dx>,<dy>", CLEAR "", PRESS the key (pressed in the focused element, the op's target),
+# SELECT_TEXT the passage (the target: the smallest element whose text holds it).
+EXTENSION_OPS = ("SCROLL", "DRAG", "CLEAR", "PRESS", "SELECT_TEXT")
 ORIGINAL_OPS = ("CLICK", "TYPE", "SELECT", "HOVER", "ENTER", *EXTENSION_OPS)
 REPR_TEXT_CHARS = 100  # an element's text in action_reprs is cut here
 _NAMELESS_ROLES = frozenset({"", "generic", "none", "presentation", "StaticText", "paragraph"})

@@ -1,5 +1,5 @@
 """Actions on a live page by backend node id: click, type, select, press, scroll, hover, drag,
-clear.
+clear; and select_text, which finds its passage by its text (``pipeline.live.selection``).
 
 The executor resolves a ref to the backend node id the capture recorded; this module finds that
 node in the live page through CDP (``DOM.resolveNode``), checks it the way a person would (still
@@ -13,6 +13,7 @@ with trusted input (Playwright's mouse and keyboard). A problem comes back as an
     outcome = await actions.press("Enter", backend_id)   # Enter in that field
     outcome = await actions.scroll("down")       # the page; scroll("down", backend_id): a box
     outcome = await actions.drag(backend_id, to_backend_id=other)   # or offset=(40, 0)
+    outcome = await actions.select_text("Lorem ipsum")   # outcome.backend_id: the element holding it
     backend_id = await actions.backend_id_of("() => document.querySelector('#ok')")
     await actions.close()                        # release the CDP session
 """
@@ -25,9 +26,18 @@ from typing import Any, Literal
 from pipeline.live.browser import detach_cdp
 from pipeline.live.cdp import cdp_send
 from pipeline.live.field_values import FORMATS, wire_value
+from pipeline.live.selection import (
+    FACTS_JS,
+    HOLDER_JS,
+    LOCATE_JS,
+    SELECTION_JS,
+    outcome_problem,
+    selected_message,
+    selected_problem,
+)
 
 ActionError = Literal["stale", "hidden", "disabled", "covered", "not_editable", "not_a_select",
-                      "no_option", "bad_value", "at_edge", "failed"]
+                      "no_option", "bad_value", "at_edge", "no_text", "not_selected", "failed"]
 
 # Facts about the element the checks need, computed in its own frame.
 _STATE_JS = """function () {
@@ -143,6 +153,7 @@ PROBE_FRACTIONS = ((0.5, 0.5), (0.25, 0.5), (0.75, 0.5), (0.5, 0.25), (0.5, 0.75
                    (0.1, 0.5), (0.9, 0.5), (0.5, 0.1), (0.5, 0.9))
 DETACH_TIMEOUT_S = 1.0
 DRAG_STEPS = 8  # mouse moves between press and release (drag libraries want several)
+_GROUP = "pagescout-select-text"  # remote objects select_text holds, released together
 _VALUE_SET_TYPES = frozenset({"date", "time", "datetime-local", "month", "week", "color", "range"})
 
 
@@ -151,6 +162,7 @@ class ActionOutcome:
     ok: bool
     message: str  # what happened, or what is wrong and what to do instead
     error: ActionError | None = None
+    backend_id: int | None = None  # the element select_text found the passage in
 
 
 def probe_points(quads: list[list[float]], width: float, height: float
@@ -396,6 +408,48 @@ class LiveActions:
 
         return await self._guard(clear())
 
+    async def select_text(self, text: str) -> ActionOutcome:
+        """Drag the mouse across the first visible occurrence of ``text`` (whitespace aside),
+        from inside its first character's left edge to inside its last one's right edge, then
+        check what the page reports selected."""
+        async def select_text() -> ActionOutcome:
+            document = await self._send("Runtime.evaluate", {"expression": "document",
+                                                              "objectGroup": _GROUP})
+            located = await self._object(document["result"]["objectId"], LOCATE_JS, text)
+            try:
+                facts = await self._call(located, FACTS_JS)
+                problem = outcome_problem(facts, text)
+                if problem:
+                    return ActionOutcome(False, *problem)
+                holder = await self._backend_id(await self._object(located, HOLDER_JS))
+            finally:
+                await self._send("Runtime.releaseObjectGroup", {"objectGroup": _GROUP})
+            await self.page.mouse.move(*facts["start"])
+            await self.page.mouse.down()
+            await self.page.mouse.move(*facts["end"], steps=DRAG_STEPS)
+            await self.page.mouse.up()
+            selected = await self._send("Runtime.evaluate", {
+                "expression": SELECTION_JS, "returnByValue": True})
+            wrong = selected_problem(selected["result"].get("value") or "", text)
+            if wrong:
+                return ActionOutcome(False, wrong, "not_selected", holder)
+            return ActionOutcome(True, selected_message(text, facts["what"]), backend_id=holder)
+
+        return await self._guard(select_text())
+
+    async def _object(self, object_id: str, function: str, *args: Any) -> str:
+        """The objectId of what ``function`` returns on ``object_id`` (in ``_GROUP``)."""
+        result = await self._send("Runtime.callFunctionOn", {
+            "objectId": object_id, "functionDeclaration": function,
+            "arguments": [{"value": a} for a in args], "objectGroup": _GROUP})
+        if "exceptionDetails" in result:
+            raise RuntimeError(result["exceptionDetails"].get("text", "script failed"))
+        return result["result"]["objectId"]
+
+    async def _backend_id(self, object_id: str) -> int:
+        return (await self._send("DOM.describeNode", {"objectId": object_id}))["node"][
+            "backendNodeId"]
+
     async def _pointable(self, backend_id: int, what: str) -> tuple[float, float] | ActionOutcome:
         """A point of the element (scrolled into view) where the mouse reaches the element
         itself, or why there is none (as click). The centre of its box comes first; when
@@ -436,10 +490,9 @@ class LiveActions:
         if "exceptionDetails" in found or handle.get("subtype") != "node":
             return None
         try:
-            described = await self._send("DOM.describeNode", {"objectId": handle["objectId"]})
+            return await self._backend_id(handle["objectId"])
         finally:
             await self._send("Runtime.releaseObject", {"objectId": handle["objectId"]})
-        return described["node"]["backendNodeId"]
 
     async def close(self) -> None:
         """Release the CDP session (without waiting long on a crashed page)."""

@@ -13,10 +13,10 @@ Adding is idempotent: a tokenizer saved by a training run already holds the toke
 rows of tokens added now are initialised.
 
 A checkpoint trained before a tool joined the registry (issue 15 added ``<bu_scroll>``,
-``<bu_hover>``, ``<bu_drag>``, ``<bu_clear>``) is loaded with its own tokenizer as saved:
-``fit_to_tokenizer`` sizes the model to it and returns the tokens it lacks. Such a model never
-learnt those tools; their names reach it as ordinary text, and the parser reads whatever it
-writes.
+``<bu_hover>``, ``<bu_drag>``, ``<bu_clear>``; ``<bu_select_text>`` came after) is loaded with its
+own tokenizer as saved: ``fit_to_tokenizer`` sizes the model to it and returns the tokens it
+lacks. Such a model never learnt those tools; their names reach it as ordinary text, and the
+parser reads whatever it writes.
 """
 
 from __future__ import annotations

@@ -134,6 +134,12 @@ TOOLS: tuple[ToolSpec, ...] = (
         "Empty the text field with this index.",
         "clear empty erase text field", schemas.ClearArgs, {"index": 3}),
     ToolSpec(
+        "select_text", "action", "<bu_select_text>",
+        "Select (highlight) a passage of the page's text, quoted word for word, as dragging the "
+        "mouse across it does.",
+        "select highlight text passage", schemas.SelectTextArgs,
+        {"text": "The quick brown fox"}),
+    ToolSpec(
         "done", "action", "<bu_done>",
         "Finish the task. Give the answer when the task asks for information.",
         "done finish task answer", schemas.DoneArgs, {"answer": "42"}),

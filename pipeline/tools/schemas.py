@@ -191,6 +191,18 @@ class ClearArgs(ToolArgs):
     index: int = Field(ge=1, description=INDEX_DESCRIPTION)
 
 
+class SelectTextArgs(ToolArgs):
+    """Select a passage of the page's text with the mouse."""
+
+    text: str = Field(min_length=1,
+                      description="The passage to select, word for word as the page shows it.")
+
+    @field_validator("text", mode="before")
+    @classmethod
+    def _stripped(cls, text: object) -> object:
+        return text.strip() if isinstance(text, str) else text
+
+
 class DoneArgs(ToolArgs):
     """Finish the task."""
 

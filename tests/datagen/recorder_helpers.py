@@ -9,6 +9,7 @@ from datagen.miniwob.episode import CapturedStep, EpisodeRun, EpisodeSettings, r
 from datagen.verify.execution_stage import positive_refs
 from pipeline.distill import distill
 from pipeline.live.browser import BrowserConfig, new_context
+from pipeline.query.passage import find_passage
 
 SETTINGS = EpisodeSettings(BrowserConfig(), max_time_ms=60_000, max_steps=30,
                            target_wait_ms=2_000, disable_animations=True)
@@ -48,10 +49,15 @@ def play_seeds(session, base_url: str, task: str, seeds: Iterable[int],
 def unreachable(step: CapturedStep) -> list[str]:
     """The act's elements an agent acting through the distilled page's refs cannot reach: a
     click may go to a ref'd ancestor (a menu item's inner wrapper), any other act (a drag, a
-    hover) needs the element's own ref; a key press goes where the focus is."""
+    hover) needs the element's own ref; a key press goes where the focus is, and a passage to
+    select is found by its text (in the act's element)."""
     if step.act.original_op == "PRESS":
         return []
     page = distill(step.state)
+    if step.act.original_op == "SELECT_TEXT":
+        spot = find_passage(page, step.act.value)
+        found = spot is not None and spot.backend_id == step.target
+        return [] if found else [f"SELECT_TEXT {step.act.value!r}"]
     own = {page.backend_id(ref) for ref in page.refs}
     click = step.act.original_op in ("CLICK", "ENTER")
     nodes = [step.state.nodes[step.state.by_backend_id()[backend]]

@@ -1,13 +1,15 @@
 """A DAgger label is kept only when it can become a call: its target is an element of the page
-the student saw (a hidden inbox row is in the capture but has no ref), or, for a key press, in
-the capture at all."""
+the student saw (a hidden inbox row is in the capture but has no ref), or, for a key press and a
+passage to select, in the capture at all; a student's selection agrees with the label when it
+quotes the same passage."""
 
 from __future__ import annotations
 
-from datagen.dagger.episode import labellable
-from datagen.miniwob.policies.base import click, css, press
+from datagen.dagger.episode import LabelledStep, agrees, executed_call, labellable
+from datagen.miniwob.policies.base import click, css, press, select_text
 from pipeline.distill import distill
 from pipeline.html.source import page_from_html
+from pipeline.tools import make_call
 
 PAGE = """<html backend_node_id="1" bounding_box_rect="0,0,800,600"><body backend_node_id="2"
 bounding_box_rect="0,0,800,600"><div backend_node_id="3" bounding_box_rect="-1,-1,-1,-1"
@@ -30,3 +32,14 @@ def test_a_key_press_needs_its_focused_element_in_the_capture_only():
     page = distill(page_from_html(PAGE, "http://miniwob.test/email-inbox.html"))
     assert labellable(page, press(css(".email-thread"), "Enter"), 3)
     assert not labellable(page, press(css(".gone"), "Enter"), 99)
+
+
+def test_a_passage_to_select_is_labelled_by_its_text():
+    page = distill(page_from_html(PAGE, "http://miniwob.test/email-inbox.html"))
+    act = select_text(css(".email-reply"), "Reply")
+    assert labellable(page, act, 5) and labellable(page, select_text(css("#x"), "Barb"), 3)
+    assert agrees(make_call("select_text", text=" Reply "), page, act, 5, None)
+    assert not agrees(make_call("select_text", text="Rep"), page, act, 5, None)
+    assert not agrees(make_call("click", index=page.ref_of(5)), page, act, 5, None)
+    oracle_ran = LabelledStep(page.state, 5, act, "", "oracle", "(no action)", False)
+    assert executed_call(oracle_ran, page) == make_call("select_text", text="Reply")

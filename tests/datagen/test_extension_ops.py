@@ -1,7 +1,7 @@
-"""pagescout's recorded actions outside Mind2Web's CLICK/TYPE/SELECT (HOVER, SCROLL, DRAG, CLEAR):
-written in Mind2Web's shape (op CLICK), read back by our reader with their value, turned into
-the right call by the oracle teacher and accepted by the verifier; real Mind2Web operations read
-as before."""
+"""pagescout's recorded actions outside Mind2Web's CLICK/TYPE/SELECT (HOVER, SCROLL, DRAG, CLEAR,
+SELECT_TEXT): written in Mind2Web's shape (op CLICK), read back by our reader with their value,
+turned into the right call by the oracle teacher and accepted by the verifier; real Mind2Web
+operations read as before."""
 
 from __future__ import annotations
 
@@ -38,6 +38,8 @@ FIXTURES = Path(pipeline.__file__).parent / "fixtures"
     (operation("CLICK", "", "HOVER"), Operation("CLICK", "", "HOVER")),
     (operation("CLICK", "down:end", "SCROLL"), Operation("CLICK", "down:end", "SCROLL")),
     (operation("CLICK", "a", "PRESS"), Operation("CLICK", "a", "PRESS")),
+    (operation("CLICK", "Lorem ipsum", "SELECT_TEXT"),
+     Operation("CLICK", "Lorem ipsum", "SELECT_TEXT")),
 ])
 def test_written_operations_read_back(written, read):
     assert written["op"] == "CLICK"  # any Mind2Web reader still reads a click
@@ -82,6 +84,7 @@ def test_teacher_calls_and_verifier_for_each_op():
         ("CLEAR", "", make_call("clear", index=ref)),
         ("DRAG", f"to:{to_id}", make_call("drag", index=ref, to_index=other)),
         ("DRAG", "by:10,0", make_call("drag", index=ref, dx=10, dy=0)),
+        ("SELECT_TEXT", "Lorem ipsum", make_call("select_text", text="Lorem ipsum")),
     ]
     for original, value, call in cases:
         assert action_call("CLICK", ref, value, original, page) == call

@@ -286,3 +286,18 @@ def test_social_media_presses_read_from_the_page(capture_session, miniwob_base):
         act = live.label()
         assert act.target == css(f'#area .media[data-result="{pressed[1]}"] .{kind}')
         assert live.finish() == 1
+
+
+def test_highlight_labels_read_what_the_page_has_selected(capture_session, miniwob_base):
+    # a selection of something else is selected over; the paragraph selected, Submit is next
+    for task in ("highlight-text", "highlight-text-2"):
+        live = Live(capture_session, miniwob_base, task)
+        first = live.label()
+        assert first.original_op == "SELECT_TEXT" and first.value
+        live.js("() => { const range = document.createRange(); range.selectNodeContents("
+                "document.querySelector('#query')); getSelection().removeAllRanges(); "
+                "getSelection().addRange(range); }")
+        assert live.label() == first
+        assert not live.step().done
+        assert live.label().target == css("#subbtn")
+        assert live.finish() == 1

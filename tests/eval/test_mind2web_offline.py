@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 
+import mind2web_reader_helpers as m2w
 import pytest
 from mind2web_reader_helpers import select_task, shop_task, write_tasks
 
@@ -114,3 +115,34 @@ def test_files_outside_the_eval_splits_are_an_error_that_names_their_split(tmp_p
         main(config(train, tmp_path / "out", "policy=oracle"))
     results = main(config(train, tmp_path / "ok", "policy=oracle", "mind2web.eval_splits=[train]"))
     assert results["runs"]["oracle/query_only"]["aggregate"]["steps"] == 4
+
+
+def test_a_selected_passage_scores_by_the_element_holding_it(tmp_path):
+    state = m2w.fixture_page("pagination.html")
+    passage = "Conical or flat burrs?"
+    spec = m2w.ActionSpec("burrs-a0", m2w.find(state, "p", passage), "CLICK", passage,
+                          "SELECT_TEXT")
+    path = write_tasks(tmp_path / "data" / "test_task" / "tasks.json", [m2w.make_task(
+        "burrs", "pagination.html", [spec], "Highlight the question about burrs")])
+    results = main(config(path, tmp_path / "out", "policy=oracle"))
+    assert results["runs"]["oracle/query_only"]["aggregate"]["step_sr_micro"]["value"] == 1
+    row = json.loads((tmp_path / "out" / "steps.jsonl").read_text().splitlines()[0])
+    assert row["element"] and row["op_f1"] == 1
+    assert row["predicted"] == row["gold"] == f"SELECT_TEXT {passage}"
+
+
+@pytest.mark.parametrize(("original", "value", "gold"), [
+    ("CLEAR", "", "CLEAR"), ("PRESS", "Enter", "PRESS Enter")])
+def test_pagescouts_own_ops_score_by_their_name(tmp_path, original, value, gold):
+    """A recorded clear or key press (op CLICK in the file) is named as the action the model
+    writes, so the oracle's right action scores op F1 1 (it scored 0 against "CLICK"). A key
+    press names no element (it goes to the focused one), so only the clear's element counts."""
+    state = m2w.fixture_page("forms.html")
+    spec = m2w.ActionSpec("login-a0", m2w.find(state, "input", id="login-password"), "CLICK",
+                          value, original)
+    path = write_tasks(tmp_path / "data" / "test_task" / "tasks.json", [m2w.make_task(
+        "login", "forms.html", [spec], "Clear the password and press Enter")])
+    main(config(path, tmp_path / "out", "policy=oracle"))
+    row = json.loads((tmp_path / "out" / "steps.jsonl").read_text().splitlines()[0])
+    assert row["predicted"] == row["gold"] == gold and row["op_f1"] == 1
+    assert row["element"] == (original == "CLEAR")

@@ -113,10 +113,10 @@ def test_a_timed_out_episode_keeps_the_steps_it_played_and_the_one_it_was_in(tmp
 
 
 def test_the_oracle_finishes_the_tasks_it_covers(tmp_path):
-    cfg = config(tmp_path, "policy=oracle",
-                 "miniwob.tasks=[click-button,login-user,use-autocomplete,social-media]")
+    cfg = config(tmp_path, "policy=oracle", "miniwob.tasks=[click-button,login-user,"
+                 "use-autocomplete,social-media,highlight-text,highlight-text-2]")
     rows = play(cfg)
-    assert [r["success"] for r in rows] == [True] * 4, [(r["task"], r["stop"]) for r in rows]
+    assert [r["success"] for r in rows] == [True] * 6, [(r["task"], r["stop"]) for r in rows]
     assert all(r["steps"] >= 1 and r["tool_calls"] >= 1 for r in rows)
 
 

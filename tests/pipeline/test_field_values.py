@@ -12,7 +12,6 @@ from pipeline.agent.execute import execute
 from pipeline.distill import distill
 from pipeline.live.actions import LiveActions
 from pipeline.live.field_values import wire_value
-from pipeline.live.static_server import serve_directory
 from pipeline.tools import make_call
 
 PAGES = Path(__file__).parents[1] / "data" / "pages"
@@ -45,12 +44,6 @@ PAGES = Path(__file__).parents[1] / "data" / "pages"
 ])
 def test_written_values_become_the_wire_format(kind, written, wire):
     assert wire_value(kind, written) == wire
-
-
-@pytest.fixture(scope="module")
-def pages_server():
-    with serve_directory(PAGES) as base_url:
-        yield base_url
 
 
 @pytest.mark.browser

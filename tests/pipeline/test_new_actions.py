@@ -1,7 +1,8 @@
 """Issue 15's actions end to end: scroll, hover, drag and clear through the codec (JSON, OpenAI
 ``tool_calls``, functional tokens), the offline executor, the history line, and live execution
 in real Chromium on ``tests/data/pages/actions.html`` -- with the refusals a model reads when the
-target is hidden, covered, not a text field, or a box at its edge."""
+target is hidden, covered, not a text field, or a box at its edge. select_text's calls go through
+the codec here too (``test_select_text`` has the rest of it)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ from pipeline.agent.history import history_line
 from pipeline.distill import distill
 from pipeline.html.source import page_from_file
 from pipeline.live.actions import LiveActions
-from pipeline.live.static_server import serve_directory
 from pipeline.tools import (
     ToolError,
     from_json,
@@ -36,6 +36,7 @@ CALLS = [
     make_call("drag", index=3, to_index=7),
     make_call("drag", index=3, dx=-40, dy=12),
     make_call("clear", index=5),
+    make_call("select_text", text="Some bold words run through"),
 ]
 
 
@@ -53,6 +54,10 @@ def test_canonical_text_and_tolerant_reading():
     assert parse_call('<bu_scroll>{"direction": "Down", "index": "2"}') == make_call(
         "scroll", direction="down", index=2)
     assert parse_call('{"name": "hover", "arguments": {"index": 4}}') == CALLS[3]
+    assert to_tokens(CALLS[7]) == (
+        '<bu_select_text>{"text": "Some bold words run through"}<bu_end>')
+    assert parse_call('{"name": "select_text", "arguments": {"text": "  a b \\n"}}') == (
+        make_call("select_text", text="a b"))  # stripped
 
 
 @pytest.mark.parametrize("name, arguments, says", [
@@ -63,6 +68,9 @@ def test_canonical_text_and_tolerant_reading():
     ("drag", {"index": 3, "to_index": 3}, "cannot be dropped on itself"),
     ("hover", {"index": 0}, "'index'"),
     ("clear", {"index": 2, "text": "x"}, "unexpected argument 'text'"),
+    ("select_text", {}, "missing argument 'text'"),
+    ("select_text", {"text": "  \n "}, "at least 1 character"),
+    ("select_text", {"text": "x", "index": 3}, "unexpected argument 'index'"),
 ])
 def test_bad_arguments_name_the_fix(name, arguments, says):
     error = validate_call(name, arguments)
@@ -90,12 +98,6 @@ def test_offline_executor_and_history_name_the_action():
 def ref_of(page, element_id: str) -> int:
     return next(r for r, d in page.refs.items()
                 if page.state.nodes[d.node_id].attributes.get("id") == element_id)
-
-
-@pytest.fixture(scope="module")
-def pages_server():
-    with serve_directory(PAGES) as base_url:
-        yield base_url
 
 
 @pytest.fixture

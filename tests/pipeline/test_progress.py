@@ -165,7 +165,7 @@ def test_a_clicked_box_reports_its_own_new_state():
 
 def test_every_action_tool_has_an_effect_line():
     """scroll, hover, drag and clear: a line when they change nothing, and clear reports the
-    field it emptied."""
+    field it emptied; select_text, whose selection no capture shows, says what it selected."""
     from pipeline.tools import tool_names
 
     before, same = distill(live_page(user="kenda")), distill(live_page(user="kenda", clock=50))
@@ -177,9 +177,12 @@ def test_every_action_tool_has_an_effect_line():
              "type": make_call("type", index=user, text="kenda"),
              "select": make_call("select", index=user, option="x"),
              "press": make_call("press", key="Enter")}
-    assert set(tool_names("action")) - {"done"} <= set(calls)
+    selection = make_call("select_text", text="Username")
+    assert set(tool_names("action")) - {"done"} <= set(calls) | {selection.name}
     for name, call in calls.items():
         assert "changed nothing on the page" in effect_line(PreviousStep(before, call), same), name
+    assert effect_line(PreviousStep(before, selection), same) == (
+        'Last action\'s effect: "Username" is selected; nothing else changed.')
     cleared = distill(live_page())
     line = effect_line(PreviousStep(before, calls["clear"]), cleared)
     assert f"[{ref_of(cleared, 'username')}] Username is now empty" in line

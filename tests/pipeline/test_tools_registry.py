@@ -28,27 +28,28 @@ REQUIRED = {
     "get_page_summary": [], "query_elements": [], "get_region": ["landmark"],
     "get_element_details": ["index"], "click": ["index"], "type": ["index", "text"],
     "select": ["index", "option"], "press": ["key"], "scroll": ["direction"],
-    "hover": ["index"], "drag": ["index"], "clear": ["index"], "done": [],
+    "hover": ["index"], "drag": ["index"], "clear": ["index"], "select_text": ["text"],
+    "done": [],
 }
 
 
-def test_tokens_as_design_fixes_them_plus_issue_15s_actions():
+def test_tokens_as_design_fixes_them_plus_the_added_actions():
     assert functional_tokens() == [
         "<bu_summary>", "<bu_query>", "<bu_region>", "<bu_details>", "<bu_click>", "<bu_type>",
         "<bu_select>", "<bu_press>", "<bu_scroll>", "<bu_hover>", "<bu_drag>", "<bu_clear>",
-        "<bu_done>", "<bu_end>",
+        "<bu_select_text>", "<bu_done>", "<bu_end>",
     ]
     assert [spec_for_token(t).name for t in functional_tokens()[:-1]] == list(REQUIRED)
     assert spec_for_token(END_TOKEN) is None
 
 
 def test_names_tokens_unique_and_kinds():
-    assert len(set(tool_names())) == len(TOOLS) == 13
+    assert len(set(tool_names())) == len(TOOLS) == 14
     assert len(set(functional_tokens())) == len(functional_tokens())
     assert tool_names("query") == ["get_page_summary", "query_elements", "get_region",
                                    "get_element_details"]
     assert tool_names("action") == ["click", "type", "select", "press", "scroll", "hover",
-                                    "drag", "clear", "done"]
+                                    "drag", "clear", "select_text", "done"]
     assert set(token_descriptions()) == set(functional_tokens())
     assert all(d.strip() for d in token_descriptions().values())
 

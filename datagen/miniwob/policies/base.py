@@ -34,7 +34,7 @@ from pipeline.tools.keys import normalize_key
 
 Op = Literal["CLICK", "TYPE", "SELECT"]
 OriginalOp = Literal["CLICK", "TYPE", "SELECT", "ENTER", "HOVER", "SCROLL", "DRAG", "CLEAR",
-                     "PRESS"]
+                     "PRESS", "SELECT_TEXT"]
 Direction = Literal["up", "down", "left", "right"]
 Policy = Callable[[Any, Episode], AsyncIterator["Act"]]
 
@@ -45,9 +45,9 @@ _NORM_JS = "const norm = (s) => (s || '').replace(/\\s+/g, ' ').trim();"
 @dataclass(frozen=True, slots=True)
 class Act:
     """One action: ``target`` is a JS function expression ``() => Element | null``; ``drop``
-    the same for a drag's drop target. HOVER, SCROLL, DRAG and CLEAR are op CLICK in the
-    Mind2Web record with ``value`` the direction or ``by:dx,dy`` (a drop target's value is
-    written by the recorder, which knows its backend id)."""
+    the same for a drag's drop target. HOVER, SCROLL, DRAG, CLEAR and SELECT_TEXT are op CLICK
+    in the Mind2Web record with ``value`` the direction, ``by:dx,dy`` or the passage (a drop
+    target's value is written by the recorder, which knows its backend id)."""
 
     target: str
     op: Op = "CLICK"
@@ -106,6 +106,12 @@ def drag(target: str, onto: str | None = None, by: tuple[int, int] | None = None
 
 def clear(target: str) -> Act:
     return Act(target, "CLICK", "", "CLEAR")
+
+
+def select_text(target: str, passage: str) -> Act:
+    """Select ``passage`` with the mouse; ``target`` is the smallest element holding it (the
+    step's element in the record)."""
+    return Act(target, "CLICK", passage, "SELECT_TEXT")
 
 
 def css(selector: str, text: str | None = None, nth: int = 0) -> str:

@@ -1,9 +1,9 @@
 """MiniWoB++ tasks no text-only agent can solve with pagescout's actions, and why.
 
 A task belongs here when its answer is pixel geometry: a point to click or a path to draw on an
-SVG or canvas that no element, attribute or text names, a text selection that starts at a
-character rather than an element, or a picture the agent cannot read. The oracle benchmark (``benchmarks/oracle_benchmark.py``) plays them as
-failures, so they count against coverage instead of dropping out of it.
+SVG or canvas that no element, attribute or text names, or a picture the agent cannot read. The
+oracle benchmark (``benchmarks/oracle_benchmark.py``) plays them as failures, so they count
+against coverage instead of dropping out of it.
 """
 
 from __future__ import annotations
@@ -23,10 +23,6 @@ IMPOSSIBLE: dict[str, str] = {
                 "position inside it, shown only by a colour under the pointer",
     "count-sides": "count the sides of a polygon drawn on a canvas: the canvas holds no "
                    "element or text to read",
-    "highlight-text": "select exactly a paragraph's text with the mouse: the selection starts at "
-                      "its first character, a point inside the element, not an element",
-    "highlight-text-2": "select exactly one paragraph's text with the mouse: the selection starts "
-                        "at its first character, a point inside the element, not an element",
     "number-checkboxes": "draw a digit in a checkbox grid after an example that is an image: the "
                          "pattern to copy is pixels, not text",
     "drag-cube": "rotate a 3D cube by mouse drags until a face shows: the faces' orientation is "

@@ -1,5 +1,6 @@
 """Oracle policies for tasks that read something on the page before they act: a table to copy
-values from, an agreement to scroll to its end, a terminal's directory listing."""
+values from, an agreement to scroll to its end, a terminal's directory listing, a paragraph to
+highlight."""
 
 from __future__ import annotations
 
@@ -7,11 +8,15 @@ import re
 
 from datagen.miniwob.policies.base import (
     PolicyError,
+    after,
     click,
     css,
+    ordinal,
     press,
     quoted,
     scroll,
+    select_text,
+    text_of,
     type_,
 )
 
@@ -78,8 +83,33 @@ async def _terminal_lines(page) -> list[str]:
         "#terminal-contents .terminal-output .output", "(os) => os.map((o) => o.textContent)")
 
 
+async def highlight_text(page, episode):
+    """Select the paragraph's text as the page shows it, then Submit (which reads the
+    selection)."""
+    yield select_text(css("#randomText"), await _shown_text(page, "#randomText"))
+    yield click(css("#subbtn"))
+
+
+async def highlight_text_2(page, episode):
+    """Select the paragraph the utterance names (1st, 2nd, 3rd), read from the page, then
+    Submit."""
+    nth = ordinal(after(episode.utterance, r"in the (\w+) paragraph").group(1))
+    selector = f"#randomText p:nth-of-type({nth + 1})"
+    yield select_text(css("#randomText p", nth=nth), await _shown_text(page, selector))
+    yield click(css("#subbtn"))
+
+
+async def _shown_text(page, selector: str) -> str:
+    text = await text_of(page, selector)
+    if not text:
+        raise PolicyError(f"no text to select in {selector}")
+    return text
+
+
 POLICIES = {
     "read-table-2": read_table_2,
     "sign-agreement": sign_agreement,
     "terminal": terminal,
+    "highlight-text": highlight_text,
+    "highlight-text-2": highlight_text_2,
 }

@@ -10,7 +10,7 @@ when the page already shows it, and the first act that is still needed is the la
 check the page themselves where a click's effect is visible (a tab open, a folder expanded, an
 email open); ``effect_shown`` is the rule for every policy: a TYPE whose target already holds the
 text, a SELECT whose option is already selected, a checkbox or radio click (``check``) whose
-target is already in the wanted state. A policy that cannot read the page raises PolicyError.
+target is already in the wanted state, a SELECT_TEXT whose passage is what the page has selected. A policy that cannot read the page raises PolicyError.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from datagen.miniwob.policies import policy_for
 from datagen.miniwob.policies.base import Act
 from pipeline.live.field_values import wire_value
 from pipeline.live.miniwob import Episode
+from pipeline.query.passage import squeezed
 
 # The state of an act's target that the generic rule compares with the act (null: no element).
 _TARGET_STATE_JS = """() => {
@@ -32,6 +33,9 @@ _TARGET_STATE_JS = """() => {
           checked: !!e.checked,
           selected: selected ? [selected.value, selected.textContent.trim()] : []};
 }"""
+
+
+_SELECTION_JS = "() => window.getSelection().toString()"
 
 
 async def next_label(page: Any, episode: Episode) -> Act | None:
@@ -48,6 +52,9 @@ async def next_label(page: Any, episode: Episode) -> Act | None:
 
 async def effect_shown(page: Any, act: Act) -> bool:
     """Whether the page already shows what ``act`` would do (the generic rule, see module doc)."""
+    if act.original_op == "SELECT_TEXT":
+        selected = await page.evaluate(_SELECTION_JS)
+        return squeezed(selected) == squeezed(act.value)
     if act.original_op == "ENTER" or (act.op == "CLICK" and act.checked is None):
         return False
     state = await page.evaluate(_TARGET_STATE_JS.replace("TARGET", act.target))
