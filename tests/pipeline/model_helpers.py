@@ -3,6 +3,7 @@ as training builds it, and agent conversations whose calls extend one another.""
 
 from __future__ import annotations
 
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -60,8 +61,9 @@ def adapted_model(base_folder: Path) -> tuple[Any, Any]:
                         trainable_token_indices={"embed_tokens": list(new_ids)})
     model = get_peft_model(model, config)
     use_row_forward(model)
-    with torch.no_grad():
-        for name, param in model.named_parameters():
+    with torch.no_grad():  # each tensor's noise drawn from its own name: a tool joining the
+        for name, param in model.named_parameters():  # registry leaves the others' as they were
             if "lora_B" in name or "trainable_tokens_delta" in name:
-                param.add_(0.02 * torch.randn_like(param))
+                rows = torch.Generator().manual_seed(zlib.crc32(name.encode()))
+                param.add_(0.02 * torch.randn(param.shape, generator=rows))
     return model.eval(), tokenizer

@@ -51,7 +51,8 @@ def models(base_folder):
 
 @pytest.mark.slow
 @pytest.mark.timeout(1200)  # three generations of five prompts, on a busy 2-core machine
-@pytest.mark.parametrize("batch_size", [1, 3])
+# batches of 2 of the 5 prompts: a row whose partner's answer ends first decodes alone and drafts
+@pytest.mark.parametrize("batch_size", [1, 2])
 @pytest.mark.parametrize("bf16", [False, True])
 def test_lookup_answers_are_plain_greedy_ones_with_and_without_the_cache(models, bf16,
                                                                           batch_size):
