@@ -94,6 +94,9 @@ SECTIONS = (
         "BrowserGym MiniWoB benchmark, all five rounds: the DAgger recipe's winner "
         "(configs/chain/dagger.yaml: planned mode, calls alone, 54 minutes of data, DAgger and "
         "training)")),
+    ("eval_browsergym_recipe_r2", (
+        "BrowserGym MiniWoB benchmark, round 1 (the first 125 episodes): the recipe's winner "
+        "after a second DAgger round (863 more states, 15 minutes more)")),
 )
 STEPS_CURVES = ("browsergym_steps", "browsergym_dagger", "browsergym_dagger2")
 EVAL_RESULTS = (*(name for name, _ in SECTIONS), "agent", "throughput_cache")
