@@ -11,9 +11,10 @@ rendered as ``datagen build`` renders the step for training), its queries run on
 first action the executor accepts (``execute_offline``: resolved, not run) is the prediction.
 Element Accuracy asks whether the action's element stands for a positive (its own ref, or the
 nearest ref'd ancestor of a positive, as the verifier resolves them; for ``select_text`` the
-element its passage is found in); Operation F1 compares ``"OP value"`` with the gold. A step the reader dropped (no positive, no usable HTML ...) is a
-row with ``error`` set that scores 0, as Mind2Web scores steps without a positive. Steps are
-played ``mind2web.concurrency`` at a time (a model policy batches them) and journaled.
+element its passage is found in); Operation F1 compares ``"OP value"`` with the gold
+(``gold_op``: pagescout's own ops by their own name). A step the reader dropped (no positive, no
+usable HTML ...) is a row with ``error`` set that scores 0, as Mind2Web scores steps without a
+positive. Steps are played ``mind2web.concurrency`` at a time (a model policy batches them) and journaled.
 """
 
 from __future__ import annotations
