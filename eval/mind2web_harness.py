@@ -14,7 +14,8 @@ nearest ref'd ancestor of a positive, as the verifier resolves them; for ``selec
 element its passage is found in); Operation F1 compares ``"OP value"`` with the gold
 (``gold_op``: pagescout's own ops by their own name). A step the reader dropped (no positive, no
 usable HTML ...) is a row with ``error`` set that scores 0, as Mind2Web scores steps without a
-positive. Steps are played ``mind2web.concurrency`` at a time (a model policy batches them) and journaled.
+positive. Steps are played ``mind2web.concurrency`` at a time (a model policy batches them)
+and journaled.
 """
 
 from __future__ import annotations
