@@ -51,7 +51,7 @@ _BY_MODE: dict[str, str] = {
 }
 _ACTIONS = (
     " End each step with exactly one action: click, type (replaces the field's text), select (an "
-    "option of a dropdown), press (a key), or done when the task is complete."
+    "option of a dropdown, or a slider's number), press (a key), or done when the task is complete."
 )
 _BRIEF: dict[str, str] = {
     "query_only": "Web agent. Find elements with the query tools, then act on an index a tool "

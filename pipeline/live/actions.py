@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from pipeline.live import sliders
 from pipeline.live.browser import detach_cdp
 from pipeline.live.cdp import cdp_send
 from pipeline.live.field_values import FORMATS, wire_value
@@ -296,15 +297,51 @@ class LiveActions:
         object_id, state, problem = await self._ready(backend_id, what)
         if problem:
             return problem
+        if state["tag"] == "input" and state["type"] == "range":
+            return await self._set_value(object_id, "range", option, what)
         if state["tag"] != "select":
-            return ActionOutcome(False, f"{what} is not a <select>; click it to open its "
-                                 "options, then click the option", "not_a_select")
+            return await self._slide(object_id, option, what)
         chosen = await self._call(object_id, _SELECT_JS, option)
         if not chosen["ok"]:
             listed = " | ".join(chosen["options"])
             return ActionOutcome(False, f"{what} has no option {option!r}; options: {listed}",
                                  "no_option")
         return ActionOutcome(True, f"selected {chosen['text']!r} in {what}")
+
+    async def _slide(self, object_id: str, option: str, what: str) -> ActionOutcome:
+        """Set the slider ``object_id`` is (or holds) to the number ``option`` with its keys
+        (``pipeline.live.sliders``); an element that is no slider is refused as no select."""
+        found = await self._send("Runtime.callFunctionOn", {
+            "objectId": object_id, "functionDeclaration": sliders.FIND_HANDLE_JS,
+            "arguments": [{"value": sliders.HANDLE_SELECTOR}], "objectGroup": _GROUP})
+        handle = found.get("result", {}).get("objectId")
+        if handle is None:
+            many = await self._call(object_id, sliders.COUNT_HANDLES_JS,
+                                   sliders.HANDLE_SELECTOR)
+            hint = (f" it holds {many} slider handles: select on one of them" if many > 1 else
+                    " click it to open its options, then click the option")
+            return ActionOutcome(False, f"{what} is not a <select> or a slider;{hint}",
+                                 "not_a_select")
+        try:
+            wanted = sliders.number_of(option)
+            if wanted is None:
+                return ActionOutcome(False, f"{what} is a slider: select a number on it, not "
+                                     f"{option!r}", "bad_value")
+            await self._call(handle, "function () { this.focus(); }")
+
+            async def read() -> sliders.Reading | None:
+                return sliders.Reading.of(await self._call(handle, sliders.READ_JS))
+
+            slid = await sliders.slide_to(read, self.page.keyboard.press, wanted)
+        finally:
+            await self._send("Runtime.releaseObjectGroup", {"objectGroup": _GROUP})
+        if not slid.ok:
+            return ActionOutcome(False, f"{what} is a slider and was not set to {option}: "
+                                 f"{slid.problem}", "no_option")
+        if not slid.keys:
+            return ActionOutcome(True, f"{what} already shows {sliders.shown(slid.after)}")
+        return ActionOutcome(True, f"set {what} (a slider) from {sliders.shown(slid.before)} to "
+                             f"{sliders.shown(slid.after)}")
 
     async def press(self, key: str, backend_id: int | None = None,
                     what: str = "the element") -> ActionOutcome:

@@ -108,8 +108,9 @@ TOOLS: tuple[ToolSpec, ...] = (
         "type text into input field", schemas.TypeArgs, {"index": 3, "text": "hello"}),
     ToolSpec(
         "select", "action", "<bu_select>",
-        "Choose an option of the select element with this index.",
-        "select choose option dropdown", schemas.SelectArgs, {"index": 3, "option": "Large"}),
+        "Choose an option of the select element with this index, or set the slider with this "
+        "index to a number.",
+        "select choose option dropdown slider", schemas.SelectArgs, {"index": 3, "option": "Large"}),
     ToolSpec(
         "press", "action", "<bu_press>",
         "Press a key, e.g. Enter to submit a form or Escape to close a dialog.",

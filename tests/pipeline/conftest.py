@@ -14,6 +14,7 @@ PAGES = Path(__file__).parents[1] / "data" / "pages"
 
 @pytest.fixture(scope="session")
 def pages_server() -> Iterator[str]:
-    """Base URL serving ``tests/data/pages`` (actions.html, passages.html, typed_fields.html)."""
+    """Base URL serving ``tests/data/pages`` (actions.html, passages.html, sliders.html,
+    typed_fields.html)."""
     with serve_directory(PAGES) as base_url:
         yield base_url

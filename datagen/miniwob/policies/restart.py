@@ -9,8 +9,9 @@ current page, each act it yields is checked with ``effect_shown`` and skipped (n
 when the page already shows it, and the first act that is still needed is the label. Policies
 check the page themselves where a click's effect is visible (a tab open, a folder expanded, an
 email open); ``effect_shown`` is the rule for every policy: a TYPE whose target already holds the
-text, a SELECT whose option is already selected, a checkbox or radio click (``check``) whose
-target is already in the wanted state, a SELECT_TEXT whose passage is what the page has selected. A policy that cannot read the page raises PolicyError.
+text, a SELECT whose option is already selected (or whose slider shows the number), a checkbox
+or radio click (``check``) whose target is already in the wanted state, a SELECT_TEXT whose
+passage is what the page has selected. A policy that cannot read the page raises PolicyError.
 """
 
 from __future__ import annotations
@@ -19,8 +20,10 @@ from typing import Any
 
 from datagen.miniwob.policies import policy_for
 from datagen.miniwob.policies.base import Act
+from pipeline.live import sliders
 from pipeline.live.field_values import wire_value
 from pipeline.live.miniwob import Episode
+from pipeline.live.sliders import number_of
 from pipeline.query.passage import squeezed
 
 # The state of an act's target that the generic rule compares with the act (null: no element).
@@ -29,10 +32,12 @@ _TARGET_STATE_JS = """() => {
   if (!e) return null;
   const selected = e.tagName === 'SELECT' && e.selectedIndex >= 0
     ? e.options[e.selectedIndex] : null;
+  const slider = e.matches(HANDLE) ? (READ).call(e) : null;
   return {value: typeof e.value === 'string' ? e.value : null, type: e.type || '',
           checked: !!e.checked,
-          selected: selected ? [selected.value, selected.textContent.trim()] : []};
-}"""
+          selected: selected ? [selected.value, selected.textContent.trim()] : [],
+          slider: slider ? slider.value : null};
+}""".replace("HANDLE", repr(sliders.HANDLE_SELECTOR)).replace("READ", sliders.READ_JS)
 
 
 _SELECTION_JS = "() => window.getSelection().toString()"
@@ -62,6 +67,7 @@ async def effect_shown(page: Any, act: Act) -> bool:
         return False
     if act.op == "TYPE":  # a date typed as "04/15/2018" shows as "2018-04-15"
         return state["value"] in (act.value, wire_value(state["type"], act.value))
-    if act.op == "SELECT":
-        return act.value in state["selected"]
+    if act.op == "SELECT":  # an option, or a slider's number
+        return act.value in state["selected"] or (
+            state["slider"] is not None and state["slider"] == number_of(act.value))
     return state["checked"] == act.checked
