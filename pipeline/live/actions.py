@@ -1,5 +1,6 @@
-"""Actions on a live page by backend node id: click, type, select, press, scroll, hover, drag,
-clear; and select_text, which finds its passage by its text (``pipeline.live.selection``).
+"""Actions on a live page by backend node id: click, type, select (an option, or a slider's number:
+``pipeline.live.sliders``), press, scroll, hover, drag, clear; and select_text, which finds its
+passage by its text (``pipeline.live.selection``). The page-side checks are in ``element_js``.
 
 The executor resolves a ref to the backend node id the capture recorded; this module finds that
 node in the live page through CDP (``DOM.resolveNode``), checks it the way a person would (still
@@ -23,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pipeline.live import sliders
+from pipeline.live import element_js, sliders
 from pipeline.live.browser import detach_cdp
 from pipeline.live.cdp import cdp_send
 from pipeline.live.field_values import FORMATS, wire_value
@@ -40,113 +41,6 @@ from pipeline.live.selection import (
 ActionError = Literal["stale", "hidden", "disabled", "covered", "not_editable", "not_a_select",
                       "no_option", "bad_value", "at_edge", "no_text", "not_selected", "failed"]
 
-# Facts about the element the checks need, computed in its own frame.
-_STATE_JS = """function () {
-  const el = this;
-  const style = el.ownerDocument.defaultView.getComputedStyle(el);
-  const rect = el.getBoundingClientRect();
-  const visible = el.isConnected && rect.width > 0 && rect.height > 0 &&
-    (el.checkVisibility ? el.checkVisibility({checkOpacity: true, checkVisibilityCSS: true})
-                        : style.visibility !== 'hidden');
-  const tag = el.tagName.toLowerCase();
-  const type = (el.getAttribute('type') || '').toLowerCase();
-  const disabled = (el.matches && el.matches(':disabled')) ||
-    el.getAttribute('aria-disabled') === 'true';
-  const editable = el.isContentEditable || tag === 'textarea' ||
-    (tag === 'input' && !['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file',
-                          'hidden', 'range', 'color'].includes(type));
-  return {connected: el.isConnected, visible, disabled, editable, tag, type,
-          readonly: !!el.readOnly};
-}"""
-_SCROLL_JS = "function () { this.scrollIntoView({block: 'center', inline: 'center'}); }"
-_CONTAINS_JS = """function (other) {
-  for (let n = other; n; n = n.parentNode || n.host) { if (n === this) return true; }
-  return false;
-}"""
-_DESCRIBE_JS = """function () {
-  const el = this, tag = el.tagName.toLowerCase();
-  const id = el.id ? '#' + el.id : '';
-  const text = (el.innerText || el.value || '').trim().replace(/\\s+/g, ' ').slice(0, 40).trim();
-  return `<${tag}${id}>${text}`;
-}"""
-# Whether the keyboard focus sits in an editable field the page hides (opacity 0, no size),
-# inside this element or beside it: a terminal or code editor that draws its own text reads the
-# keys through such a field, which its click focuses.
-_HIDDEN_FOCUS_JS = """function () {
-  const field = this.ownerDocument.activeElement;
-  if (!field || field === this || !this.parentElement || !this.parentElement.contains(field))
-    return false;
-  const tag = field.tagName.toLowerCase();
-  const editable = field.isContentEditable || tag === 'textarea' || (tag === 'input' &&
-    ['', 'text', 'search'].includes((field.getAttribute('type') || '').toLowerCase()));
-  const rect = field.getBoundingClientRect();
-  const shown = rect.width > 1 && rect.height > 1 &&
-    field.checkVisibility({checkOpacity: true, checkVisibilityCSS: true});
-  return editable && !field.readOnly && !shown;
-}"""
-# Set a value the way a user's input would end (for inputs the keyboard cannot fill: date...).
-# A colour input takes #rrggbb only: any opaque CSS colour ("red", "rgb(255,0,0)") is read by a
-# canvas. A value the field would drop or replace (sanitised to empty, not a colour, a slider's
-# non-number that would become its middle) is not set: null, and the field keeps what it held.
-_SET_VALUE_JS = """function (value) {
-  this.focus();
-  if (this.type === 'range' && value !== '' && isNaN(Number(value))) return null;
-  if (this.type === 'color') {
-    if (!CSS.supports('color', value)) return null;
-    const paint = document.createElement('canvas').getContext('2d');
-    paint.fillStyle = value;
-    if (!paint.fillStyle.startsWith('#')) return null;  // translucent: no #rrggbb for it
-    value = paint.fillStyle;
-  }
-  const proto = Object.getPrototypeOf(this);
-  const setter = Object.getOwnPropertyDescriptor(proto, 'value').set;
-  const before = this.value;
-  setter.call(this, value);
-  if (value !== '' && this.value === '') {
-    setter.call(this, before);
-    return null;
-  }
-  this.dispatchEvent(new Event('input', {bubbles: true}));
-  this.dispatchEvent(new Event('change', {bubbles: true}));
-  return this.value;
-}"""
-_SELECT_JS = """function (wanted) {
-  const norm = s => (s || '').trim().replace(/\\s+/g, ' ').toLowerCase();
-  const options = Array.from(this.options || []);
-  let match = options.find(o => o.text.trim() === wanted || o.value === wanted);
-  if (!match) match = options.find(o => norm(o.text) === norm(wanted) || norm(o.value) === norm(wanted));
-  if (!match) return {ok: false, options: options.slice(0, 30).map(o => o.text.trim())};
-  if (!this.multiple) this.value = match.value;
-  match.selected = true;  // a multiple select keeps the options chosen before
-  this.dispatchEvent(new Event('input', {bubbles: true}));
-  this.dispatchEvent(new Event('change', {bubbles: true}));
-  return {ok: true, text: match.text.trim()};
-}"""
-# Scroll the element's nearest scrollable box (itself or an ancestor; the page when ``this`` is
-# the document) by most of its visible size; report where it was and where it is now.
-_SCROLL_BY_JS = """function (direction, toEnd) {
-  const doc = this.ownerDocument || this;
-  const page = doc.scrollingElement || doc.documentElement;
-  const vertical = direction === 'up' || direction === 'down';
-  const canScroll = (e) => {
-    if (e === page) return true;
-    const overflow = getComputedStyle(e)[vertical ? 'overflowY' : 'overflowX'];
-    const room = vertical ? e.scrollHeight - e.clientHeight : e.scrollWidth - e.clientWidth;
-    return room > 1 && /(auto|scroll|overlay)/.test(overflow);
-  };
-  let box = this.nodeType === 9 ? page : this;
-  while (box !== page && !canScroll(box)) box = box.parentElement || page;
-  const size = vertical ? box.clientHeight || innerHeight : box.clientWidth || innerWidth;
-  const whole = vertical ? box.scrollHeight : box.scrollWidth;
-  const step = (toEnd ? whole : Math.max(40, Math.round(size * 0.8))) *
-    (direction === 'up' || direction === 'left' ? -1 : 1);
-  const before = vertical ? box.scrollTop : box.scrollLeft;
-  box.scrollBy({top: vertical ? step : 0, left: vertical ? 0 : step, behavior: 'instant'});
-  const after = vertical ? box.scrollTop : box.scrollLeft;
-  const end = vertical ? box.scrollHeight - box.clientHeight : box.scrollWidth - box.clientWidth;
-  return {page: box === page, before: Math.round(before), after: Math.round(after),
-          end: Math.max(0, Math.round(end))};
-}"""
 # Where in a box ``probe_points`` looks for a reachable point, as fractions of its sides: the
 # centre, then a ring half-way out, then one near the edges.
 PROBE_FRACTIONS = ((0.5, 0.5), (0.25, 0.5), (0.75, 0.5), (0.5, 0.25), (0.5, 0.75),
@@ -214,7 +108,7 @@ class LiveActions:
         except PlaywrightError:
             return None, None
         object_id = resolved["object"]["objectId"]
-        state = await self._call(object_id, _STATE_JS)
+        state = await self._call(object_id, element_js.STATE_JS)
         return (object_id, state) if state and state["connected"] else (None, None)
 
     async def _ready(self, backend_id: int, what: str, enabled: bool = True
@@ -243,9 +137,9 @@ class LiveActions:
             "includeUserAgentShadowDOM": False, "ignorePointerEventsNone": True})
         hit_object = (await self._send("DOM.resolveNode", {
             "backendNodeId": hit["backendNodeId"]}))["object"]["objectId"]
-        if await self._call(object_id, _CONTAINS_JS, {"objectId": hit_object}):
+        if await self._call(object_id, element_js.CONTAINS_JS, {"objectId": hit_object}):
             return None
-        return await self._call(hit_object, _DESCRIBE_JS)
+        return await self._call(hit_object, element_js.DESCRIBE_JS)
 
     async def click(self, backend_id: int, what: str = "the element") -> ActionOutcome:
         return await self._guard(self._click(backend_id, what))
@@ -268,7 +162,7 @@ class LiveActions:
             return await self._set_value(object_id, state["type"], text, what)
         through_focus = False
         if not state["editable"] or state["readonly"]:
-            through_focus = await self._call(object_id, _HIDDEN_FOCUS_JS)
+            through_focus = await self._call(object_id, element_js.HIDDEN_FOCUS_JS)
             if not through_focus:
                 return ActionOutcome(False, f"{what} does not take typed text; click it or use "
                                      "select for a dropdown", "not_editable")
@@ -283,7 +177,7 @@ class LiveActions:
     async def _set_value(self, object_id: str, kind: str, text: str, what: str) -> ActionOutcome:
         """Set an input the keyboard cannot fill (date, time, colour, ...) to ``text``, written
         the way people write it (``field_values``); refused when the browser drops the value."""
-        value = await self._call(object_id, _SET_VALUE_JS, wire_value(kind, text))
+        value = await self._call(object_id, element_js.SET_VALUE_JS, wire_value(kind, text))
         if value is None:
             return ActionOutcome(False, f"{what} is a {kind} field and does not take {text!r}; "
                                  f"write it as {FORMATS[kind]}", "bad_value")
@@ -301,7 +195,7 @@ class LiveActions:
             return await self._set_value(object_id, "range", option, what)
         if state["tag"] != "select":
             return await self._slide(object_id, option, what)
-        chosen = await self._call(object_id, _SELECT_JS, option)
+        chosen = await self._call(object_id, element_js.SELECT_JS, option)
         if not chosen["ok"]:
             listed = " | ".join(chosen["options"])
             return ActionOutcome(False, f"{what} has no option {option!r}; options: {listed}",
@@ -371,7 +265,7 @@ class LiveActions:
                     return problem
                 where = what
             try:
-                moved = await self._call(object_id, _SCROLL_BY_JS, direction, to_end)
+                moved = await self._call(object_id, element_js.SCROLL_BY_JS, direction, to_end)
             finally:
                 if backend_id is None:
                     await self._send("Runtime.releaseObject", {"objectId": object_id})
@@ -433,7 +327,7 @@ class LiveActions:
             if problem:
                 return problem
             if state["type"] in _VALUE_SET_TYPES and state["tag"] == "input":
-                await self._call(object_id, _SET_VALUE_JS, "")
+                await self._call(object_id, element_js.SET_VALUE_JS, "")
                 return ActionOutcome(True, f"cleared {what}")
             if not state["editable"] or state["readonly"]:
                 return ActionOutcome(False, f"{what} is not a text field one can clear",
@@ -497,7 +391,7 @@ class LiveActions:
         object_id, _, problem = await self._ready(backend_id, what)
         if problem:
             return problem
-        await self._call(object_id, _SCROLL_JS)
+        await self._call(object_id, element_js.SCROLL_JS)
         quads = (await self._send("DOM.getContentQuads", {"backendNodeId": backend_id}))["quads"]
         metrics = await self._send("Page.getLayoutMetrics")
         viewport = metrics["cssLayoutViewport"]
