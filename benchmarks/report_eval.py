@@ -97,6 +97,10 @@ SECTIONS = (
     ("eval_browsergym_recipe_r2", (
         "BrowserGym MiniWoB benchmark, round 1 (the first 125 episodes): the recipe's winner "
         "after a second DAgger round (863 more states, 15 minutes more)")),
+    ("eval_browsergym_sliders", (
+        "BrowserGym MiniWoB benchmark, all five rounds: the recipe re-run with select on "
+        "sliders (the number, set with the handle's keys) and highlight-text(-2) recorded, on "
+        "a slower machine (61.8 minutes; 1,084 + 682 training steps)")),
 )
 STEPS_CURVES = ("browsergym_steps", "browsergym_dagger", "browsergym_dagger2")
 EVAL_RESULTS = (*(name for name, _ in SECTIONS), "agent", "throughput_cache")
