@@ -153,13 +153,17 @@ def main() -> None:
         from datagen.miniwob.policies import POLICIES
 
         record(breadth, args.seeds, breadth_families(POLICIES))
-    cases = [*iter_cases(dump / RECORD_SPLIT), *iter_cases(extra / "train"),
-             *iter_cases(breadth / RECORD_SPLIT)]
+    recorded = [*iter_cases(dump / RECORD_SPLIT), *iter_cases(extra / "train"),
+                *iter_cases(breadth / RECORD_SPLIT)]
+    cases = [case for case in recorded if case.names_element]
+    passages = len(recorded) - len(cases)
+    print(f"{passages} select_text steps name a passage and no element: not measured")
     rows = [measure(case, variant)
             for case in tqdm(cases, desc="steps", unit="step") for variant in args.variants]
     summary, per_family = groups(rows), families(rows)
     report(summary, per_family, args.show_families)
-    payload = {"machine": machine_info(), "summary": summary, "families": per_family}
+    payload = {"machine": machine_info(), "summary": summary, "families": per_family,
+               "passage_steps": passages}
     if args.before:
         before = json.loads(Path(args.before).read_text(encoding="utf-8"))
         payload["before"] = {"commit": before.get("commit"), "summary": before["summary"]}

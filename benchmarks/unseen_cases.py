@@ -20,7 +20,9 @@ item's inner element) has a ref; its rank is where
 baseline ranks *every* element of the page by how many of the task's words its text and
 attributes hold (fewest words first on ties, then document order), with no distilling at all,
 and is credited by the same rule: a container that says more than the target (the menu around
-the item, the task area around the printed task and the target) is not the target.
+the item, the task area around the printed task and the target) is not the target. A
+``select_text`` step (``PASSAGE_OPS``) names its passage by text and no element, so it has no
+ref to retrieve and is left out of Recall (the benchmark says how many).
 
 Families (MiniWoB++ task names) whose SHA-1 is 0 mod 4 are never looked at while tuning the
 engine (``held_out``; the rule was fixed before the first measurement), the families recorded
@@ -60,6 +62,7 @@ from pipeline.render.flat import render_flat
 
 VARIANTS = ("evidence", "stripped", "cleaned")
 KS = (1, 5, 10)
+PASSAGE_OPS = frozenset({"SELECT_TEXT"})  # the action carries the passage, never a ref
 _CLICKABLE = re.compile(r'\s+is_clickable="true"')
 _SKIP_TAGS = frozenset({"#document", "html", "head", "body", "script", "style", "meta", "link",
                         "title", "noscript"})
@@ -131,6 +134,13 @@ class Case:
     raw_html: str
     cleaned_html: str
     positives: list[int]
+    original_op: str = ""  # the recorder's own operation (SELECT_TEXT, DRAG, ...), "" when none
+
+    @property
+    def names_element(self) -> bool:
+        """False for a step whose action finds its passage by text and names no element
+        (``select_text``): no ref to retrieve, so no Recall to measure."""
+        return self.original_op not in PASSAGE_OPS
 
 
 def iter_cases(dump: str | Path) -> Iterator[Case]:
@@ -143,7 +153,8 @@ def iter_cases(dump: str | Path) -> Iterator[Case]:
                 continue
             yield Case(f"{data['annotation_id']}:{action['action_uid']}", data["website"],
                        data["confirmed_task"], position, action["operation"]["op"],
-                       action["raw_html"], action.get("cleaned_html") or "", positives)
+                       action["raw_html"], action.get("cleaned_html") or "", positives,
+                       action["operation"].get("original_op") or "")
 
 
 def source_of(case: Case, variant: str) -> PageState:

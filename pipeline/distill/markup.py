@@ -24,6 +24,9 @@ the two apart (not a live capture, and no element marked clickable). Only then d
   element, which wraps nothing (a calendar's half-hour slots, a rating's stars);
 - SVG shapes, texts and groups marked by an id, a class or a pointer cursor, and an ``<svg>``
   drawing with no marked part, clicked at a point (``svg_markup``);
+- an element whose whole id, or one whole class, names a surface one types into by clicking it
+  first (``terminal``, ``console``, ``shell``, ``repl``: its keys go to a field the click
+  focuses, often an invisible one); ``terminal-header`` is a part of it, not the surface;
 - an element whose whole text is a command ("Submit", "OK", "Cancel", "Next", "Reply", ...),
   unless it sits inside a sentence (the quoted word of 'Click the "Reply" button'), or
   one glyph a control is drawn with (a dropdown's caret, an arrow, a close cross, a menu's
@@ -76,6 +79,8 @@ ICON_WORDS = frozenset(
         "upload", "print", "copy",
     }
 )  # fmt: skip
+# the whole id or one whole class of a surface one clicks, then types into (a web terminal)
+SURFACE_NAMES = frozenset({"terminal", "console", "shell", "repl"})
 # words also found glued to another at either end of a class name ("alink", "navbutton", "closebtn")
 _GLUED_WORDS = ("link", "button", "btn", "toggle", "close", "menu", "item")
 COMMAND_TEXTS = frozenset(
@@ -163,7 +168,7 @@ def markup_clickable(node: Node, state: PageState, cues: MarkupCues) -> bool:
     tag, attrs = node.tag, node.attributes
     if tag == "a" or any(a in attrs for a in WIDGET_ATTRS):
         return True
-    if svg_clickable(node, state, cues.surfaces):
+    if svg_clickable(node, state, cues.surfaces) or _types_on_click(node):
         return True
     words = _click_words(node)
     if "header" in words and not _heads_a_collapsed_section(node, state):
@@ -190,6 +195,13 @@ def markup_clickable(node: Node, state: PageState, cues: MarkupCues) -> bool:
     if said in COMMAND_TEXTS:  # a button drawn as a span stands alone, not inside a sentence
         return not _in_running_text(node, state)
     return said in GLYPH_TEXTS or _painted_apart(node, state, "color", around_unknown=False)
+
+
+def _types_on_click(node: Node) -> bool:
+    """The element's id, or one of its classes, is a typing surface's whole name."""
+    names = {node.attributes.get("id", "").lower(),
+             *node.attributes.get("class", "").lower().split()}
+    return not names.isdisjoint(SURFACE_NAMES)
 
 
 def _in_marked_list(node: Node, state: PageState, cues: MarkupCues) -> bool:

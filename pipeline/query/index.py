@@ -8,7 +8,10 @@ Fields by tier (Prune4Web): tier 1 is the visible text (a select's selected opti
 accessible name, aria-label, placeholder, alt, title, value and description; tier 3 the id, class,
 name, href and every other attribute from the PageState (never the label-leak markers, style,
 event handlers or data: URLs) plus a select's option texts. A field equal to an earlier one is
-skipped. ``index_for`` keeps the index on the page it indexes (``DistilledPage.derived``), so the
+skipped -- except the colour an element without text is painted in, in words
+(``distill.colours``: a swatch, a shape), a tier-3 field of its own even where an attribute says
+the same word (a swatch that says "white" twice edges ahead of one only painted white).
+``index_for`` keeps the index on the page it indexes (``DistilledPage.derived``), so the
 tools can be called with the page alone and never rebuild for the same page.
 """
 
@@ -18,6 +21,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
+from pipeline.distill.colours import painted_colour
 from pipeline.distill.model import DistilledPage, DNode
 from pipeline.html.mind2web_format import is_leak_marker
 from pipeline.page_state import Node, PageState
@@ -211,6 +215,9 @@ def _fields(state: PageState, dnode: DNode, node: Node, text: str) -> list[Field
         if value and key not in seen:
             seen.add(key)
             out.append(make_field(tier, source, value))
+    colour = painted_colour(node, state)  # the paint is evidence apart from a data-color's word
+    if colour:
+        out.append(make_field(3, "colour", colour))
     return out
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from unseen_benchmark import summarise, targets
@@ -10,6 +11,7 @@ from unseen_cases import (
     TUNING_POOL,
     Case,
     breadth_families,
+    iter_cases,
     measure,
     overlap_rank,
     part_of,
@@ -96,3 +98,18 @@ def test_a_container_that_says_more_than_the_target_is_not_the_target():
     # the item's inner element says only "Zoom In"; the menu around it says more
     assert {backend_of[page.refs[ref].node_id] for ref in target_refs(page, [6])} == {7}
     assert overlap_rank(state, zoom.task, [9]) == 2  # the printed task first, then the item
+
+
+def test_a_select_text_step_names_no_element_and_is_not_measured(tmp_path):
+    def action(uid: str, op: str, original: str, value: str) -> dict:
+        return {"action_uid": uid, "raw_html": RAW, "cleaned_html": CLEANED,
+                "operation": {"op": op, "original_op": original, "value": value},
+                "pos_candidates": [{"backend_node_id": "5"}], "neg_candidates": []}
+
+    task = {"annotation_id": "t", "website": "highlight-text", "confirmed_task": "Highlight sed.",
+            "actions": [action("a0", "CLICK", "SELECT_TEXT", "sed"), action("a1", "CLICK", "", "")]}
+    (tmp_path / "test_task").mkdir()
+    (tmp_path / "test_task" / "dump_0.json").write_text(json.dumps([task]))
+    cases = list(iter_cases(tmp_path / "test_task"))
+    assert [(c.step_id, c.original_op, c.names_element) for c in cases] == [
+        ("t:a0", "SELECT_TEXT", False), ("t:a1", "", True)]

@@ -344,7 +344,8 @@ def test_a_header_is_a_control_where_it_opens_a_collapsed_section_and_a_title_ba
             '<div id="terminal-contents">user$</div></div>'
             '<div class="panel-header">Section A</div><div style="display: none">Hidden</div>'
             '<div class="panel-header">Section B</div><div>Shown</div></body>')
-    assert ref_texts(html) == ["Section A"]
+    # the terminal is a surface one types into; its header bar is a title, not a control
+    assert ref_texts(html) == ["terminal user$", "Section A"]
 
 
 def test_a_mere_icon_inside_a_control_tiered_by_its_own_signs_is_part_of_it():
@@ -352,3 +353,20 @@ def test_a_mere_icon_inside_a_control_tiered_by_its_own_signs_is_part_of_it():
                     f'ui-icon-arrowthick-2-n-s"></span>{name}</li>' for name in ("Ann", "Bo"))
     html = f'<body><ul class="ui-sortable">{items}</ul><span class="icon"></span></body>'
     assert ref_texts(html) == ["Ann", "Bo", "span"]
+
+
+def test_a_terminal_is_a_surface_one_clicks_then_types_into_not_its_parts():
+    html = ('<body><div id="terminal"><div id="terminal-header">terminal</div>'
+            '<div id="terminal-contents"><span class="output">Welcome!</span>'
+            '<span class="user">user$</span></div></div>'
+            '<div class="console logs">2 warnings</div><div id="terminals-list">a b</div>'
+            '<input type="text" id="terminal-target"></body>')
+    ids = ref_attributes(html, "id")
+    assert "terminal" in ids and "terminal-target" in ids
+    assert "terminal-header" not in ids and "terminal-contents" not in ids
+    assert "terminals-list" not in ids  # the whole id or a whole class names the surface
+    assert ref_attributes(html, "class").count("console logs") == 1
+    dp = distill(page_from_html(html))
+    plan = query_for_step("Use the terminal below to delete a file ending with .zip", [])
+    first = query_elements(dp, **plan.arguments).refs[0]
+    assert dp.state.nodes[dp.refs[first].node_id].attributes.get("id") == "terminal"
