@@ -11,7 +11,9 @@ the first of them; aria-label, title and alt equal to the element's visible text
 capped at ``attribute_value_cap`` characters followed by "…". An interactive element that would
 show nothing that names it — no text, no attribute but its role, type or states: the icon-only
 ``<span class="trash">``, jQuery UI's ``<a role=button class="ui-button … ui-spinner-up">`` —
-shows its rarest class names on the page as well, so that a model can tell such elements apart.
+shows its rarest class names on the page as well, so that a model can tell such elements apart,
+and the colour it is painted in, where it has one of its own (``color=purple`` on a palette's
+swatch, ``color=black`` on an SVG circle: ``distill.colours``).
 An interactive element without a selection state of its own that a class marks as the chosen one
 (a word ``selected``, ``active``, ``current``, ``checked``, ``pressed`` or ``chosen`` in its class
 or in the class of the ``<li>`` that holds it: an Odd/Even button clicked, Bootstrap's current
@@ -28,6 +30,7 @@ from collections import Counter
 from collections.abc import Mapping
 from urllib.parse import urlsplit
 
+from pipeline.distill.colours import painted_colour
 from pipeline.distill.model import DNode
 from pipeline.distill.tree import SubtreeText, preorder
 from pipeline.distill.work import Work
@@ -201,11 +204,15 @@ def attributes(work: Work, root: DNode) -> int:
         needs_text = any(key in node.attributes for key in _TEXT_EQUAL_DROPPED)
         text = subtree_text(dnode) if needs_text else ""
         dnode.attrs = shown_attributes(node, text, work, origin, rank)
-        if (dnode.tier is not None and node.attributes.get("class", "").strip()
-                and _UNNAMING.issuperset(dnode.attrs) and not (text or subtree_text(dnode))):
-            if frequency is None:
-                frequency = class_frequency(nodes)
-            dnode.attrs["class"] = class_hint(node.attributes["class"], frequency)
+        if (dnode.tier is not None and _UNNAMING.issuperset(dnode.attrs)
+                and not (text or subtree_text(dnode))):
+            if node.attributes.get("class", "").strip():
+                if frequency is None:
+                    frequency = class_frequency(nodes)
+                dnode.attrs["class"] = class_hint(node.attributes["class"], frequency)
+            colour = painted_colour(node, work.state).split()
+            if colour:  # a swatch or a shape: its paint is what tells it apart
+                dnode.attrs["color"] = colour[0]
         if dnode.tier is not None and chosen_by_class(node, nodes) and not any(
             key in dnode.attrs for key in _SELECTION_STATES
         ):

@@ -11,7 +11,7 @@ whatever the shade ("#facccc" -> "pink", "rgb(181, 181, 227)" -> "blue", "rgb(15
 
     colour_words("#9933ff")          # "purple"
     colour_words("aqua")             # "aqua cyan"
-    painted_colour(node, state)      # style="fill: black" -> "black", "" for one with text
+    painted_colour(node, state)      # fill="#00f" -> "blue", "" for an element with text
 """
 
 from __future__ import annotations
@@ -60,17 +60,12 @@ def colour_words(value: str) -> str:
 
 def painted_colour(node: Node, state: PageState) -> str:
     """The words of the paint of an element with no text of its own, or "": an SVG shape's
-    ``fill`` (from its style, or those words its ``fill`` attribute does not already say:
-    ``fill="#00f"`` -> "blue", ``fill="aqua"`` -> "cyan"), else its own background."""
+    ``fill`` (its style's, else its attribute's), else its own background."""
     if node.kind != "element" or state.text_content(node.id).strip():
         return ""
     styles = style_of(node)
     if node.tag in _SHAPES:
-        if styles.get("fill"):
-            return colour_words(styles["fill"])
-        written = node.attributes.get("fill", "")  # searchable as it is: only the words it lacks
-        said = set(written.lower().split())
-        return " ".join(w for w in colour_words(written).split() if w not in said)
+        return colour_words(styles.get("fill") or node.attributes.get("fill", ""))
     own = _background(styles)
     if not own:
         return ""

@@ -215,7 +215,9 @@ def _fields(state: PageState, dnode: DNode, node: Node, text: str) -> list[Field
         if value and key not in seen:
             seen.add(key)
             out.append(make_field(tier, source, value))
-    colour = painted_colour(node, state)  # the paint is evidence apart from a data-color's word
+    # the paint is evidence apart from a data-color's word; a fill attribute is searched as written
+    said = set(attrs.get("fill", "").lower().split())
+    colour = " ".join(w for w in painted_colour(node, state).split() if w not in said)
     if colour:
         out.append(make_field(3, "colour", colour))
     return out

@@ -307,9 +307,8 @@ def test_slider_labels_read_the_sliders_value(capture_session, miniwob_base):
     # a slider already at the task's number is left alone; one set wrong is set again
     live = Live(capture_session, miniwob_base, "use-slider-2")
     first = live.label()
-    assert (first.op, first.target) == ("SELECT", css("#slider-1 .ui-slider-handle"))
-    assert live.step().done is False and live.label().target == css(
-        "#slider-2 .ui-slider-handle")
+    assert (first.op, first.target) == ("SELECT", css("#slider-1"))  # the slider, not its handle
+    assert live.step().done is False and live.label().target == css("#slider-2")
     live.js("() => $('#slider-1').slider('value', $('#slider-1').slider('value') === 0 ? 1 : 0)")
     assert live.label() == first
     assert live.finish() > 0

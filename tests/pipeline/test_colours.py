@@ -9,6 +9,7 @@ from pipeline.distill.colours import colour_words, painted_colour
 from pipeline.html.source import page_from_html
 from pipeline.query import query_elements
 from pipeline.query.instruction import query_for_step
+from pipeline.render.flat import render_flat
 
 
 @pytest.mark.parametrize(("value", "words"), [
@@ -41,8 +42,8 @@ def test_the_paint_of_an_element_without_text():
     named = {n.attributes.get("data-value") or n.tag: painted_colour(n, state)
              for n in state.nodes if n.is_element and painted_colour(n, state)}
     # the white swatch on a white panel is not painted apart; the label says its own words
-    # the circle's fill="aqua" is searchable as written: its paint adds the family only
-    assert named == {"#e60000": "red", "#9933ff": "purple", "circle": "cyan", "rect": "black"}
+    assert named == {"#e60000": "red", "#9933ff": "purple", "circle": "aqua cyan",
+                     "rect": "black"}
 
 
 def test_a_task_naming_a_colour_finds_the_swatch_or_the_shape_of_that_colour():
@@ -57,3 +58,12 @@ def test_a_task_naming_a_colour_finds_the_swatch_or_the_shape_of_that_colour():
     assert first("Click the red swatch.") == "#e60000"
     assert first("Drag all black shapes into the left box.") == "rect"
     assert first("Click on the cyan circle.") == "circle"
+
+
+def test_a_swatch_or_shape_that_shows_nothing_else_shows_its_colour():
+    lines = render_flat(distill(page_from_html(PALETTE))).splitlines()
+    shown = [line for line in lines if "color=" in line]
+    assert shown == ['[1]<span class=ql-picker-item color=red />',
+                     '[2]<span class=ql-picker-item color=purple />',
+                     '[4]<circle class=shape color=aqua />', '[5]<rect class=shape color=black />']
+    assert '[3]<span class=ql-picker-item />' in lines  # white on white: not painted apart

@@ -32,12 +32,14 @@ _TARGET_STATE_JS = """() => {
   if (!e) return null;
   const selected = e.tagName === 'SELECT' && e.selectedIndex >= 0
     ? e.options[e.selectedIndex] : null;
-  const slider = e.matches(HANDLE) ? (READ).call(e) : null;
+  const handle = (FIND).call(e, HANDLE);  // the handle itself, or the slider's one handle
+  const slider = handle ? (READ).call(handle) : null;
   return {value: typeof e.value === 'string' ? e.value : null, type: e.type || '',
           checked: !!e.checked,
           selected: selected ? [selected.value, selected.textContent.trim()] : [],
           slider: slider ? slider.value : null};
-}""".replace("HANDLE", repr(sliders.HANDLE_SELECTOR)).replace("READ", sliders.READ_JS)
+}""".replace("HANDLE", repr(sliders.HANDLE_SELECTOR)).replace("READ", sliders.READ_JS).replace(
+    "FIND", sliders.FIND_HANDLE_JS)
 
 
 _SELECTION_JS = "() => window.getSelection().toString()"

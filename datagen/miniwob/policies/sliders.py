@@ -1,7 +1,9 @@
-"""Oracle policies for the jQuery UI slider tasks: select the wanted number on the slider's
-handle. The executor sets it with the handle's keys, reading the value after each
-(``pipeline.live.sliders``), as a keyboard user does; the number comes from the task, so a
-student copies it, where the pixels of a drag along a track of unknown range it could not know."""
+"""Oracle policies for the jQuery UI slider tasks: select the wanted number on the slider (the
+element the page names, ``#slider-2``, which holds one handle; a handle says nothing that tells
+one slider's from another's). The executor sets it with the handle's keys, reading the value
+after each (``pipeline.live.sliders``), as a keyboard user does; the number comes from the task,
+so a student copies it, where the pixels of a drag along a track of unknown range it could not
+know."""
 
 from __future__ import annotations
 
@@ -11,8 +13,9 @@ from datagen.miniwob.policies.base import Act, after, click, css, ordinal, selec
 
 
 def set_slider(slider: str, wanted: int) -> Act:
-    """The act that sets the slider ``slider`` (a CSS selector) to ``wanted``."""
-    return select(css(f"{slider} .ui-slider-handle"), str(wanted))
+    """The act that sets the slider ``slider`` (a CSS selector of the element around its one
+    handle) to ``wanted``."""
+    return select(css(slider), str(wanted))
 
 
 async def use_slider(page, episode):
