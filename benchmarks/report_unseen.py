@@ -25,12 +25,14 @@ ABOUT = (
     "`breadth` (the families datagen's breadth policies added after both rounds, split in two "
     "by a salted hash before a third round read the misses of `breadth-read` only: `breadth` is "
     "still never looked at, the judge of that round; a fourth round read the misses of "
-    "`tuned`, `new` and `breadth-read` again, and `held-out` and `breadth` stayed unread). "
+    "`tuned`, `new` and `breadth-read` again, and a fifth those of the same three parts; "
+    "`held-out` and `breadth` stayed unread). "
     "Recall is `query_for_step` from the task alone; `ovl` ranks every element of the page by "
     "shared task words. A pick counts as the target when it lands on the target or on an "
     "element around or inside it that says nothing else (a span's link, a checkbox's label), "
     "for the engine and the baseline alike: the list around an item, or the task area that "
-    "holds the printed task and so every task word, is not the target."
+    "holds the printed task and so every task word, is not the target. `select_text` steps "
+    "name a passage by its text and no element: they are left out of Recall."
 )
 
 
