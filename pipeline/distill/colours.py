@@ -40,7 +40,9 @@ _HUES = ((15, "red"), (45, "orange"), (70, "yellow"), (165, "green"), (195, "cya
          (255, "blue"), (290, "purple"), (345, "magenta"), (361, "red"))
 _SHAPES = frozenset({"circle", "rect", "ellipse", "polygon", "path", "polyline", "line", "text",
                      "tspan"})
-_UNPAINTED = frozenset({"", "none", "transparent", "inherit", "initial", "unset", "currentcolor"})
+# paint values that paint nothing of their own (compared without spaces, in lower case)
+UNPAINTED = frozenset({"", "none", "transparent", "inherit", "initial", "unset", "currentcolor",
+                       "rgba(0,0,0,0)"})
 _HEX = re.compile(r"#([0-9a-f]{3}|[0-9a-f]{6})(?:[0-9a-f]{2})?")
 _RGB = re.compile(r"rgba?\(\s*([\d.]+)[\s,]+([\d.]+)[\s,]+([\d.]+)(?:[\s,/]+([\d.]+%?))?\s*\)")
 
@@ -48,7 +50,7 @@ _RGB = re.compile(r"rgba?\(\s*([\d.]+)[\s,]+([\d.]+)[\s,]+([\d.]+)(?:[\s,/]+([\d
 def colour_words(value: str) -> str:
     """Words naming a CSS colour ("" for none, a transparent one, or one not understood)."""
     value = value.strip().lower()
-    if value in _UNPAINTED:
+    if value.replace(" ", "") in UNPAINTED:
         return ""
     if value.isalpha():
         rgb = NAMED.get(value)
@@ -79,7 +81,7 @@ def painted_colour(node: Node, state: PageState) -> str:
 def _background(styles: dict[str, str]) -> str:
     value = styles.get("background-color") or styles.get("background", "")
     value = value.replace(" ", "").lower()
-    if value in _UNPAINTED or value.startswith("rgba(0,0,0,0)") or not colour_words(value):
+    if value in UNPAINTED or not colour_words(value):
         return ""
     return value
 

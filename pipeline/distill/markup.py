@@ -52,6 +52,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from pipeline.distill.colours import UNPAINTED
 from pipeline.distill.facts import pixels, style_of
 from pipeline.distill.svg_markup import EMPTY_SHAPES, drawing_surfaces, svg_clickable
 from pipeline.page_state import Node, PageState
@@ -102,8 +103,6 @@ FLOOD_MIN = 20  # ... once it sits on at least this many
 # px: a painted empty box with a side under the first is a rule or a dot, over the second a
 # panel, an overlay or a banner
 SWATCH_SIDES = (8, 64)
-_UNPAINTED = frozenset({"", "transparent", "none", "inherit", "initial", "unset",
-                        "rgba(0,0,0,0)"})
 FALLBACK_MAX_TEXT = 80
 COLOURED_MAX_TEXT = 40  # a command text or a coloured word is short
 LIST_LEVELS = 3  # a list item and the element naming its list: li, ul, a scroller, the widget
@@ -295,7 +294,7 @@ def _colour(node: Node, prop: str) -> str:
     styles = style_of(node)
     value = styles.get(prop) or (styles.get("background", "") if prop == "background-color" else "")
     value = value.replace(" ", "").lower()
-    return "" if value in _UNPAINTED else value
+    return "" if value in UNPAINTED else value
 
 
 def own_text(node: Node, state: PageState) -> str:
