@@ -1,17 +1,21 @@
 """Prompt-lookup decoding: which draft a sequence proposes; and with the real SmolLM2 code (a LoRA
 adapter with functional-token rows), answers decoded with drafts are plain greedy's token for
-token -- alone and in a batch of ragged prompts (whose last row drafts once it is alone), with
-and without the prefix cache, in fp32 and through the bf16 weights path -- while part of the
-drafts is confirmed and part rejected."""
+token (in bf16, up to ties at bf16 precision) -- alone and in a batch of ragged prompts (whose
+last row drafts once it is alone), with and without the prefix cache, in fp32 and through the
+bf16 weights path -- while part of the drafts is confirmed and part rejected."""
 
 from __future__ import annotations
 
 import copy
+from typing import TYPE_CHECKING
 
 import pytest
 from model_helpers import STEPS, adapted_model, conversations
 
 from pipeline.model.lookup import draft
+
+if TYPE_CHECKING:
+    from pipeline.model.generate import Generation
 
 
 def test_a_draft_is_what_followed_the_latest_occurrence_of_the_last_ids():
@@ -63,18 +67,39 @@ def test_lookup_answers_are_plain_greedy_ones_with_and_without_the_cache(models,
     by_precision, tokenizer = models
     model = by_precision[bf16]
 
-    def answers(lookup: int, cache: PrefixCache | None, stats: DecodeStats) -> list[str]:
-        return [g.text for g in generate_turns(model, tokenizer, PROMPTS, batch_size=batch_size,
-                                               bf16=bf16, cache=cache, stats=stats,
-                                               lookup_tokens=lookup, **OPTIONS)]
+    def answers(lookup: int, cache: PrefixCache | None, stats: DecodeStats) -> list[Generation]:
+        return generate_turns(model, tokenizer, PROMPTS, batch_size=batch_size, bf16=bf16,
+                              cache=cache, stats=stats, lookup_tokens=lookup, **OPTIONS)
 
     cache = PrefixCache(8)
     plain_stats, fresh, cached = DecodeStats(), DecodeStats(), DecodeStats()
     plain = answers(0, cache, plain_stats)  # fills the cache
-    assert answers(8, None, fresh) == plain
-    assert answers(8, cache, cached) == plain
-    assert cached.cached_tokens > 0 and plain_stats.drafted_tokens == 0
-    for stats in (fresh, cached):
+    for stats, drafted in ((fresh, answers(8, None, fresh)), (cached, answers(8, cache, cached))):
+        if bf16:
+            assert_greedy_up_to_bf16_ties(drafted, plain)
+        else:
+            assert [g.text for g in drafted] == [g.text for g in plain]
         assert 0 < stats.accepted_tokens < stats.drafted_tokens  # some confirmed, some not
-        assert stats.decode_tokens == plain_stats.decode_tokens
-        assert stats.decode_steps < plain_stats.decode_steps
+        if [g.ids for g in drafted] == [g.ids for g in plain]:
+            assert stats.decode_tokens == plain_stats.decode_tokens
+            assert stats.decode_steps < plain_stats.decode_steps
+    assert cached.cached_tokens > 0 and plain_stats.drafted_tokens == 0
+
+
+# bf16 logits between 16 and 32 lie 0.125 apart, so plain greedy meets exact ties (gap 0) and
+# gaps of one step; a draft verified in one forward of several positions is the same arithmetic
+# in another order (with AMX or AVX-512 bf16 kernels, another rounding), so there it may take the
+# other of two such tokens. Seen on an AMX machine: forks at gaps 0.0 and 0.125, nowhere else.
+BF16_TIE = 0.25
+
+
+def assert_greedy_up_to_bf16_ties(drafted: list[Generation], plain: list[Generation]) -> None:
+    """Each drafted answer is plain greedy's, or leaves it only where plain greedy's own choice
+    was a tie at bf16 precision: the drafted id there is plain's runner-up, within BF16_TIE."""
+    for got, want in zip(drafted, plain, strict=True):
+        fork = next((k for k, (a, b) in enumerate(zip(got.ids, want.ids)) if a != b), None)
+        if fork is None:
+            assert got.ids == want.ids, "one answer stops where the other goes on"
+            continue
+        assert got.ids[fork] == want.runners_up[fork], (fork, got.text, want.text)
+        assert want.gaps[fork] <= BF16_TIE, (fork, want.gaps[fork], got.text, want.text)
