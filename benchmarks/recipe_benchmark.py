@@ -61,6 +61,8 @@ def training_round(folder: Path) -> dict[str, Any]:
     return {"steps": metrics["train"]["global_step"],
             "seconds_per_step": metrics["train"]["seconds_per_step"],
             "records": metrics["data"]["train"]["rendered"],
+            # the rounds stop by minutes, so a faster machine passes over the records more often
+            "epochs": final.get("epoch"),
             "exact_call_match": final.get("eval_exact_call_match"),
             "valid_call_rate": final.get("eval_valid_call_rate"),
             "held_out_turns": metrics["config"].get("final_eval_samples")}
