@@ -58,11 +58,13 @@ def _input_is(entry: Entry, types: frozenset[str]) -> bool:
 def acted_on(entry: Entry) -> bool:
     """The page shows the element as already acted on: checked, selected or pressed, or a text
     field (or a combobox one types into) holding a value -- not a number field, where a new
-    guess replaces the last one."""
+    guess replaces the last one, nor a dropdown (``<select>``, role combobox too), which always
+    shows an option, its default until one is chosen."""
     attrs = entry.dnode.attrs
     if any(attrs.get(key) == "true" for key in _DONE_STATES):
         return True
-    return bool(attrs.get("value")) and entry.node.role in _TYPED_ROLES
+    typed = entry.node.role in _TYPED_ROLES and entry.dnode.tag != "select"
+    return typed and bool(attrs.get("value"))
 
 
 def _role_in(*roles: str) -> Callable[[Entry], bool]:

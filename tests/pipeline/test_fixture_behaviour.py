@@ -54,6 +54,25 @@ def test_select_shows_selected_value_and_option_count(capture_fixture):
     assert "format=YYYY-MM-DD" in flat and "max=10" in flat
 
 
+def test_a_dropdown_showing_its_default_option_is_still_to_choose(capture_fixture):
+    """A select always holds a value (its first or its selected option), so the planner's
+    ``prefer_pending`` must not rank it as done below the button that follows it."""
+    from pipeline.query.elements import query_elements
+    from pipeline.query.filters import acted_on
+    from pipeline.query.index import index_for
+    from pipeline.query.instruction import query_for_step
+
+    page = distill(capture_fixture("select.html"))
+    plan = query_for_step("Select France from the list and click Save preferences", [])
+    assert plan.arguments["prefer_pending"]
+    top = query_elements(page, **plan.arguments).refs[0]
+    assert page.state.nodes[page.node_of(top)].attributes["id"] == "country"
+    entries = index_for(page).entries
+    assert not acted_on(entries[top])  # value=Germany is the page's default, not an action
+    filled = [ref for ref, e in entries.items() if e.node.attributes.get("id") == "quantity"]
+    assert filled and not acted_on(entries[filled[0]])  # a number field: a guess to replace
+
+
 def test_same_origin_iframe_and_open_shadow_root_are_inlined(capture_fixture):
     iframe = distill(capture_fixture("iframe.html"))
     assert {"contact-name", "contact-message", "contact-send"} <= set(ref_ids(iframe))
