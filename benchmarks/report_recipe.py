@@ -39,8 +39,7 @@ def recipe_section(recipe: dict[str, Any] | None, breadth: dict[str, Any] | None
             "", "Training rounds (held-out turns of the dataset's test split):", "",
             markdown_table(["round", "records", "steps", "epochs", "s/step", "exact calls",
                             "valid calls", "turns"],
-                           [[name, r["records"], r["steps"], r.get("epochs", "–"),
-                             r["seconds_per_step"],
+                           [[name, r["records"], r["steps"], r["epochs"], r["seconds_per_step"],
                              _percent(r["exact_call_match"]), _percent(r["valid_call_rate"]),
                              r["held_out_turns"]] for name, r in recipe["rounds"].items()]), ""]
     d = recipe["dagger"]
