@@ -13,7 +13,8 @@ on -- a filled text field, a checked box, a selected item -- so the next field o
 just filled; ``calendar_date`` (the planner's, YYYY-MM-DD) reweighs the keywords for the month a
 calendar on the page shows (``dates.calendar_weights``), ``spin_value`` (the planner's too) for
 the number a spinner holds (``spinners``), and ``ordinal`` (the planner's "3rd") leads with
-that one of the largest set of matched elements alike (same tag and class); ``text``, ``name``
+that one of the largest set of matched elements alike (same tag and class), or on a paged list
+with the link to its page (``ordinals``); ``text``, ``name``
 (matched against the visible text and accessible name only) and ``keyword_weights`` score the
 elements that pass (see ``scoring``), and an element none of them matches is left out -- unless
 everything that passes the hard constraints fits in ``max_results`` (a small page, or a narrow
@@ -37,6 +38,7 @@ from pipeline.query.criteria import Criteria, parse_criteria
 from pipeline.query.filters import acted_on, landmark_spec
 from pipeline.query.format import result_line
 from pipeline.query.index import Entry, PageIndex, index_for
+from pipeline.query.ordinals import nth_target
 from pipeline.query.scoring import entry_score
 
 _NAME_TIERS = (1, 2)
@@ -179,25 +181,23 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
                 hit.score = round(hit.score * DONE_SHARE, 4)
             if hit is not None:
                 hits.append(hit)
-    if criteria.ordinal:
-        _lead_nth_alike(index, hits, criteria.ordinal)
+    target = nth_target(index, (h.ref for h in hits if h.score > 0), criteria.ordinal) if (
+        criteria.ordinal) else None
+    if target is not None and all(c.allows(index.entries[target]) for c in constraints):
+        _lead(hits, target)
     if queries or prefer is not None:
         hits.sort(key=lambda h: (-h.score, h.ref))
     return hits
 
 
-def _lead_nth_alike(index: PageIndex, hits: list[Hit], nth: int) -> None:
-    """Put the ``nth`` (in page order) of the largest set of matched elements alike -- the same
-    tag and class, as a list's results are -- above every hit: "the 3rd search result" is a
-    position among the results, not the word "3". Nothing changes when no set is that long."""
-    alike: dict[tuple[str, str], list[Hit]] = {}
-    for hit in sorted((h for h in hits if h.score > 0), key=lambda h: h.ref):
-        node = index.entries[hit.ref].node
-        alike.setdefault((node.tag, node.attributes.get("class", "")), []).append(hit)
-    long_enough = [group for group in alike.values() if len(group) >= nth]
-    if long_enough:
-        chosen = max(long_enough, key=len)[nth - 1]
-        chosen.score = round(max(h.score for h in hits) + ORDINAL_LEAD, 4)
+def _lead(hits: list[Hit], ref: int) -> None:
+    """Put ``ref`` above every hit (listed even when no word matched it): the planner's
+    ordinal names a position, not a word (see ``ordinals``)."""
+    hit = next((h for h in hits if h.ref == ref), None)
+    if hit is None:
+        hit = Hit(ref, 0.0, "position", "ordinal")
+        hits.append(hit)
+    hit.score = round(max(h.score for h in hits) + ORDINAL_LEAD, 4)
 
 
 def _score(entry: Entry, text, name, keywords) -> Hit | None:

@@ -96,6 +96,8 @@ def query_from_instruction(
             weights.setdefault(word, _KEYWORD_WEIGHT)
     for word in date_terms(instruction):  # a calendar shows the day of "12/09/2016" as "9"
         weights.setdefault(word, _KEYWORD_WEIGHT)
+    if DATE.search(instruction):  # a date goes into a date field ("Departure Date")
+        weights.setdefault("date", _MONTH_WEIGHT)
     date = picked_date(instruction) if op != "TYPE" else None
     if date:  # a date picked, not typed: the calendar may have to change month first
         for word in month_terms(instruction):
@@ -142,8 +144,10 @@ def _role_for(op: Op, lowered: list[str]) -> str | None:
 
 
 def _is_typed_text(instruction: str, phrase: str) -> bool:
-    """A quoted phrase introduced as text to write ('with the text "X"', 'the message "X"')."""
-    intro = r"\b(?:with|the)\s+(?:the\s+)?(?:text|message|reply|comment)\s*:?\s*[\"“”‘’']"
+    """A quoted phrase introduced as text to write ('with the text "X"', 'the message "X"'), or
+    set off by a comma or colon after a verb of writing ('reply to Kim, "X"', 'comment: "X"')."""
+    intro = (r"(?:\b(?:with|the)\s+(?:the\s+)?(?:text|message|reply|comment)\s*:?\s*"
+             r"|\b(?:reply|respond|answer|comment|write|say)\b[^\"“”‘’]*[,:]\s*)[\"“”‘’']")
     return re.search(intro + re.escape(phrase), instruction, flags=re.IGNORECASE) is not None
 
 
@@ -154,8 +158,10 @@ def _names_element(instruction: str, phrase: str) -> bool:
 
 
 def _single_action(lowered: list[str]) -> bool:
-    """One operation verb: "Enter X into the name field" (not "... and press Submit")."""
-    return sum(1 for word in lowered if word in _OPERATION_VERBS) <= 1
+    """One operation verb: "Enter X into the name field" (not "... and press Submit"), and not
+    a goal of several steps ("reply to Kim, "X"": open the email, click Reply, type, send)."""
+    opens_goal = bool(lowered) and lowered[0] in _LEADING_VERBS
+    return not opens_goal and sum(1 for word in lowered if word in _OPERATION_VERBS) <= 1
 
 
 def _verb(lowered: list[str]) -> str | None:
@@ -275,7 +281,7 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
     clauses = task_clauses(task)
     steps = [i for i, clause in enumerate(clauses) if not _exploratory(clause)
              for _ in range(_actions_of(clause))] or [0]
-    at = steps[min(len(history), len(steps) - 1)]
+    at = _clause_at(clauses, steps, history)
     single = len(clauses) == 1 and not history
     plan = query_from_instruction(clauses[at], max_results, single=single)
     if not _UNDOING_VERBS.intersection(words(task)):  # filled or ticked: most likely not next
@@ -284,6 +290,8 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
         return plan
     last_op = plan.op  # the operation the task ends with (this clause's, unless one follows)
     weights = plan.arguments.setdefault("keyword_weights", {})
+    if len(clauses) == 1:  # one clause of several parts ("from: X to: Y on 10/15/2016")
+        _weaken_served(weights, clauses[0], history)
     if "text" in plan.arguments:  # no naming words of its own: search the other clauses' words
         del plan.arguments["text"]
     for index, clause in enumerate(clauses):
@@ -309,6 +317,73 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
         del plan.arguments["keyword_weights"]
         plan.arguments["text"] = clauses[at]
     return plan
+
+
+def _weaken_served(weights: dict[str, float], clause: str, history: list[str]) -> None:
+    """Weigh the words of a one-clause task that the history already served -- a value typed
+    or chosen, an element clicked by name -- as a far clause's: the parts still to do lead
+    ("Book the flight from: X to: Y on <date>": the date once both places are in). A date's
+    words stay: a calendar takes several clicks before its day."""
+    served: set[str] = set()
+    for line in history:
+        found = _HISTORY_LINE.match(line)
+        if found is not None:
+            served.update(words(found["name"]), words(found["value"] or ""))
+    kept = set(date_terms(clause)) | set(month_terms(clause))
+    for word in served.intersection(weights).difference(kept):
+        weights[word] = min(weights[word], _FAR_CONTEXT_WEIGHT)
+
+
+@dataclass(frozen=True, slots=True)
+class _ClauseKey:
+    """What shows in a history line that a clause was done: its operation, its value (lower
+    case) and the words naming its element."""
+
+    op: Op
+    value: str
+    naming: frozenset[str]
+
+
+def _clause_key(clause: str) -> _ClauseKey:
+    plan = query_from_instruction(clause, single=False)
+    weights = plan.arguments.get("keyword_weights", {})
+    naming = frozenset(word for word, weight in weights.items() if weight >= _KEYWORD_WEIGHT)
+    return _ClauseKey(plan.op, plan.value.strip().lower(), naming)
+
+
+def _clause_at(clauses: list[str], steps: list[int], history: list[str]) -> int:
+    """The clause the next step serves: each past action takes the slot (``steps``: one per
+    action a clause likely takes) of the clause its history line visibly did -- its value typed,
+    its element's naming words -- else the next free slot, as counting actions would; the first
+    slot left is the step's. A skipped item ("Select a, b, c", b never ticked) or a step done
+    out of order is still planned, where counting alone would move past it."""
+    keys = [_clause_key(clause) for clause in clauses] if len(set(steps)) > 1 else []
+    free = list(steps)
+    for line in history:
+        served = _served_clause(line, keys, free)
+        if served is None and len(free) > 1:
+            free.pop(0)
+        elif served in free:  # (a clause done again, a box ticked twice: no slot of another)
+            free.remove(served)
+    return free[0] if free else steps[-1]
+
+
+_HISTORY_LINE = re.compile(r"^\[[^\]]*\]\s+(?P<name>.*?) -> (?P<op>[A-Z_]+)(?:: (?P<value>.*))?$",
+                           re.DOTALL)
+
+
+def _served_clause(line: str, keys: list[_ClauseKey], free: list[int]) -> int | None:
+    """The clause whose value a history line typed or chose, or whose naming words all name the
+    line's element, with the same kind of operation; of several, the first with a free slot."""
+    found = _HISTORY_LINE.match(line)
+    if found is None or not keys:
+        return None
+    op, value = found["op"], (found["value"] or "").strip().lower()
+    said = set(words(found["name"]))
+    kinds = {"TYPE": ("TYPE",), "SELECT": ("SELECT",)}.get(op, ("CLICK", "SELECT"))
+    fits = [index for index, key in enumerate(keys) if key.op in kinds and (
+        (value and value == key.value) or (key.naming and key.naming <= said))]
+    return next((index for index in fits if index in free), fits[0] if fits else None)
 
 
 def _actions_of(clause: str) -> int:

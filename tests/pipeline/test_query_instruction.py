@@ -311,3 +311,56 @@ def test_an_ordinal_picks_that_one_of_the_results_alike():
     assert page.state.text_content(page.node_of(top)) == "Kenda"
     drag = query_from_instruction("Drag Marji to the 2nd position.")
     assert "ordinal" not in drag.arguments  # where it goes, not which one
+
+
+def test_a_skipped_item_is_still_planned_after_the_ones_done_out_of_order():
+    task = "Select Yf, 59, uaOYVOt, zlE and click Submit."
+    history = ["[checkbox]  Yf -> CLICK", "[checkbox]  uaOYVOt -> CLICK"]  # 59 skipped
+    weights = query_for_step(task, history).arguments["keyword_weights"]
+    assert weights["59"] == max(weights.values())
+    again = history + ["[checkbox]  uaOYVOt -> CLICK"]  # ticked twice: 59 is still to do
+    weights = query_for_step(task, again).arguments["keyword_weights"]
+    assert weights["59"] == max(weights.values())
+    done = history + ["[checkbox]  59 -> CLICK", "[checkbox]  zlE -> CLICK"]
+    weights = query_for_step(task, done).arguments["keyword_weights"]
+    assert weights["submit"] == max(weights.values())
+
+
+def test_lines_that_name_no_clause_count_as_the_next_steps():
+    task = 'Enter the username "kenda" and the password "x1" and press login.'
+    unnamed = query_for_step(task, ["[textbox]  Username -> TYPE: kenda", "[key]  Tab -> PRESS"])
+    counted = query_for_step(task, ["", ""])
+    assert unnamed.arguments == counted.arguments  # the login clause either way
+    assert unnamed.arguments["keyword_weights"]["login"] == 1.0
+    wrong_field = query_for_step(task, ["[textbox]  Password -> TYPE: x1"])  # the second first
+    assert wrong_field.value == "kenda"
+
+
+def test_a_quoted_reply_after_a_comma_is_typed_not_searched():
+    plan = query_from_instruction('reply to Angil, "Vitae."')
+    assert (plan.op, plan.value) == ("TYPE", "Vitae.")
+    assert set(plan.arguments["keyword_weights"]) == {"reply", "angil"}
+    assert "role" not in plan.arguments  # a goal of several steps: the email is opened first
+    html = ('<body><div class="email"><b>Deloria</b> Congue dui vitae.</div>'
+            '<div class="email"><b>Angil</b> Lorem ipsum.</div></body>')
+    page = distill(page_from_html(html))
+    top = query_elements(page, **query_for_step('reply to Angil, "Vitae."', []).arguments).refs[0]
+    assert "Angil" in page.state.text_content(page.node_of(top))
+
+
+def test_a_one_clause_task_moves_on_from_the_parts_the_history_served():
+    task = "Book the shortest one-way flight from: Abilene, TX to: Boston, MA on 10/15/2016."
+    history = ["[textbox]  From: -> TYPE: Abilene, TX", "[listitem]  Abilene, TX (ABI) -> CLICK"]
+    weights = query_for_step(task, history).arguments["keyword_weights"]
+    assert weights["abilene"] == weights["tx"] == 0.25  # typed and picked
+    assert weights["boston"] == weights["ma"] == 1.0  # still to type
+    assert weights["15"] == 1.0  # a date's day stays, whatever was clicked
+    html = ('<body><div id="form"><h2>Book Your One-Way Flight</h2>'
+            '<input id="from" placeholder="From:" value="Abilene, TX (ABI)">'
+            '<input id="to" placeholder="To:" value="Boston, MA (BOS)">'
+            '<label>Departure Date <input id="datepicker"></label><button>Search</button></div>'
+            '</body>')  # as book-flight's form: every field under the heading
+    page = distill(page_from_html(html))
+    served = history + ["[textbox]  To: -> TYPE: Boston", "[listitem]  Boston, MA (BOS) -> CLICK"]
+    top = query_elements(page, **query_for_step(task, served).arguments).refs[0]
+    assert page.state.nodes[page.node_of(top)].attributes["id"] == "datepicker"
