@@ -96,8 +96,6 @@ def query_from_instruction(
             weights.setdefault(word, _KEYWORD_WEIGHT)
     for word in date_terms(instruction):  # a calendar shows the day of "12/09/2016" as "9"
         weights.setdefault(word, _KEYWORD_WEIGHT)
-    if DATE.search(instruction):  # a date goes into a date field ("Departure Date")
-        weights.setdefault("date", _MONTH_WEIGHT)
     date = picked_date(instruction) if op != "TYPE" else None
     if date:  # a date picked, not typed: the calendar may have to change month first
         for word in month_terms(instruction):
