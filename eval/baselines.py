@@ -18,7 +18,7 @@ The random policy acts at once on a uniformly drawn element: click, type a word 
 a text field, or select a random option -- the floor any policy must clear.
 
 The planner is the page engine without a model: each step it asks ``query_elements`` what
-``query_for_step`` plans from the task alone (the clause at the step's position, its operation
+``query_for_step`` plans from the task alone (the clause the history has not done, its operation
 and value) and acts on the top result -- types the value into it when it is a text field,
 selects the value when it is a ``<select>``, else clicks it. What a trained model adds is what it
 finishes beyond this.

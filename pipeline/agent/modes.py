@@ -5,7 +5,7 @@
     query_only  URL, title, scroll, element counts, text fields and landmark names, plus the
                 query tools
     planned     query_only plus the engine's best candidates for the step: what
-                ``query_for_step`` plans from the task at the step's position, its top results
+                ``query_for_step`` plans from the task and the history, its top results
 
 Defined once here; observations, prompts, datagen's records and configs and eval import it.
 """

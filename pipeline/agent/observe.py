@@ -6,7 +6,7 @@
     query_only  URL, title, scroll, element counts, text fields (what each holds) and landmark
                 names, plus the tool list: the model finds elements with the query tools
     planned     query_only plus the step's candidates (``step_candidates``: the top results of
-                what ``query_for_step`` plans from the task at the step's position), so a step
+                what ``query_for_step`` plans from the task and the history), so a step
                 whose target the engine already ranks first takes no query
 
     obs = observe(page, "query_only")          # Observation(mode, text, tokens)

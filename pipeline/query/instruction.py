@@ -18,8 +18,9 @@ single action: a task of several ("enter X and press Submit") gets no role filte
 hide the elements of its later steps. A date picked from a calendar is searched as the day the
 calendar shows, and at a lower weight as its month and the calendar's prev/next (``dates``); an
 ordinal ("the 3rd result") names a position, so its number is only a weak word.
-``query_for_step`` uses what a model also knows at a step — how many actions it has taken — to
-plan only the task's next clause ("press Submit" after the text was typed).
+``query_for_step`` uses what a model also knows at a step — the actions it has taken, as the
+history lines name them — to plan only the task's next clause ("press Submit" after the text was
+typed; the item "Select a, b, c" skipped, after a and c).
 """
 
 from __future__ import annotations
@@ -266,10 +267,11 @@ def _opens_with_verb(clause: str) -> bool:
 
 
 def query_for_step(task: str, history: list[str], max_results: int = 20) -> InstructionQuery:
-    """The query for the next step: the clause at the position of the step (the number of
-    actions taken so far), the last clause once they run out. The step count is only a guess at
-    the clause (a datepicker takes three actions for one clause, "Find the 7th word" takes
-    none), so in a task of several steps the other clauses' naming words are searched too at a
+    """The query for the next step: the first clause the history has not done (``_clause_at``:
+    a history line shows its value or names its element, else it counts as the next action's),
+    the last clause once they run out; in a one-clause task the words an action already served
+    weigh less (``_weaken_served``). Which clause is next stays a guess (a datepicker takes three
+    actions for one clause, "Find the 7th word" takes none), so in a task of several steps the other clauses' naming words are searched too at a
     lower weight (the next clause's at half, the rest at a quarter, never above an ordinary
     keyword: a quoted name elsewhere weighs as much as a word here) and the role the operation
     needs is a preference (``prefer_role``), not a filter. Clauses that only say what to work
