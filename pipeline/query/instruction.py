@@ -320,14 +320,15 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
 
 
 def _weaken_served(weights: dict[str, float], clause: str, history: list[str]) -> None:
-    """Weigh the words of a one-clause task that the history already served -- a value typed
-    or chosen, an element clicked by name -- as a far clause's: the parts still to do lead
-    ("Book the flight from: X to: Y on <date>": the date once both places are in). A date's
-    words stay: a calendar takes several clicks before its day."""
+    """Weigh the words of a one-clause task that the history already served -- an element
+    clicked by name, an option chosen -- as a far clause's: the parts still to do lead ("Book
+    the flight from: X to: Y on <date>": the date once both places are picked). Typing serves
+    none: the suggestion that carries the typed words is still to pick. A date's words stay: a
+    calendar takes several clicks before its day."""
     served: set[str] = set()
     for line in history:
         found = _HISTORY_LINE.match(line)
-        if found is not None:
+        if found is not None and found["op"] != "TYPE":
             served.update(words(found["name"]), words(found["value"] or ""))
     kept = set(date_terms(clause)) | set(month_terms(clause))
     for word in served.intersection(weights).difference(kept):

@@ -355,6 +355,8 @@ def test_a_one_clause_task_moves_on_from_the_parts_the_history_served():
     weights = query_for_step(task, history).arguments["keyword_weights"]
     assert weights["abilene"] == weights["tx"] == 0.25  # typed and picked
     assert weights["petersburg"] == weights["fl"] == 1.0  # still to type
+    typed = query_for_step(task, history[:1]).arguments["keyword_weights"]
+    assert typed["abilene"] == 1.0  # typed only: its suggestion is still to pick
     assert weights["15"] == 1.0  # a date's day stays, whatever was clicked
     html = ('<body><h2>Book Your One-Way Flight</h2>'  # book-flight's form, as MiniWoB++ writes it
             '<input class="flight-input" placeholder="From:" value="Abilene, TX (ABI)">'
