@@ -94,7 +94,8 @@ def query_from_instruction(
             weights[word] = max(weights.get(word, 0.0), weight)
     if op == "SELECT":  # a custom dropdown lists the option as an item, a native one as text
         for word in words(DATE.sub(" ", value)):  # (a date: the calendar's day, below)
-            weights.setdefault(word, _KEYWORD_WEIGHT)
+            if word not in STOP_WORDS:
+                weights.setdefault(word, _KEYWORD_WEIGHT)
     for word in date_terms(instruction):  # a calendar shows the day of "12/09/2016" as "9"
         weights.setdefault(word, _KEYWORD_WEIGHT)
     date = picked_date(instruction) if op != "TYPE" else None
@@ -222,6 +223,8 @@ _CLAUSE_SPLIT = re.compile(r",?\s+(?:and\s+)?then\s+|\s+and\s+|;\s*|\.\s+(?=[A-Z
 _LEADING_VERB = re.compile(r"^\s*(\w+)\b")
 _PLACE = re.compile(r"\b[A-Z][a-z]+, [A-Z]{2}(?= [a-z]|$)")  # "from San Jose, CA to Boston"
 _PLACEHOLDER = re.compile(r"\x00(\d+)\x00")  # a quoted phrase hidden while the task is split
+_NAME_WITH_AND = re.compile(r"\b([A-Z][\w'.-]*) and ([A-Z][\w'.-]*)")
+_NAME_AND = "\x02"  # the "and" inside a name ("Bosnia and Herzegovina") while the task is split
 
 
 def task_clauses(task: str) -> list[str]:
@@ -231,6 +234,7 @@ def task_clauses(task: str) -> list[str]:
     clauses: list[str] = []
     verb = ""
     hidden, phrases = _protect_quotes(task)
+    hidden = _NAME_WITH_AND.sub(_keep_name, hidden)
     for part in (p.strip(" .,") for p in _CLAUSE_SPLIT.split(hidden)):
         if not part:
             continue
@@ -422,4 +426,13 @@ def _protect_quotes(text: str) -> tuple[str, list[str]]:
 
 
 def _restore_quotes(text: str, phrases: list[str]) -> str:
-    return _PLACEHOLDER.sub(lambda m: phrases[int(m.group(1))], text)
+    return _PLACEHOLDER.sub(lambda m: phrases[int(m.group(1))], text).replace(_NAME_AND, " and ")
+
+
+def _keep_name(match: re.Match[str]) -> str:
+    """"Trinidad and Tobago" is one name, not two clauses: capitalised words on both sides of
+    the "and", the second no verb ("Select Kim and Press Submit" still splits)."""
+    first, second = match.group(1), match.group(2)
+    if second.lower() in _OPERATION_VERBS or second.lower() in _LEADING_VERBS:
+        return match.group(0)
+    return f"{first}{_NAME_AND}{second}"

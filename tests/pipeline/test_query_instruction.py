@@ -7,7 +7,7 @@ import pytest
 from pipeline.distill import distill
 from pipeline.html.source import page_from_file, page_from_html
 from pipeline.query import query_elements
-from pipeline.query.instruction import query_for_step, query_from_instruction
+from pipeline.query.instruction import query_for_step, query_from_instruction, task_clauses
 from pipeline.report.page_set import FIXTURE_DIR
 
 
@@ -51,8 +51,6 @@ def test_a_task_of_several_actions_gets_no_role_filter():
 
 
 def test_task_clauses_follow_the_steps():
-    from pipeline.query.instruction import query_for_step, task_clauses
-
     assert task_clauses('Enter the username "kim" and the password "x" into the text fields '
                         "and press login.") == [
         'Enter the username "kim"', 'Enter the password "x" into the text fields', "press login"]
@@ -369,3 +367,13 @@ def test_a_one_clause_task_moves_on_from_the_parts_the_history_served():
                          "[listitem]  St Petersburg/Clearwater, FL (PIE) -> CLICK"]
     top = query_elements(page, **query_for_step(task, served).arguments).refs[0]
     assert page.state.nodes[page.node_of(top)].attributes["id"] == "datepicker"
+
+
+def test_a_name_with_and_is_one_item_not_two_clauses():
+    task = "Select Trinidad and Tobago from the scroll list and click Submit."
+    assert task_clauses(task) == ["Select Trinidad and Tobago from the scroll list",
+                                  "click Submit"]
+    assert task_clauses("Select Kim and Press Submit") == ["Select Kim", "Press Submit"]
+    chosen = ["[listbox]  Trinidad and Tobago Anguilla Chad -> SELECT: Trinidad and Tobago"]
+    weights = query_for_step(task, chosen).arguments["keyword_weights"]
+    assert weights["submit"] == max(weights.values()) and "and" not in weights
