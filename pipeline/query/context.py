@@ -17,8 +17,10 @@ the list is used (two rows of an Odd/Even quiz showing "-5" are told apart from 
     card_context(entry, parents, counts) -> Card("Classic Kettle 1, $87.19", "Qty")
 
 The texts of the card that repeat elsewhere are no name, but they are what several cards have in
-common -- the author of a post, a shop, a category -- so they come back apart (``Card.shared``):
-the index searches them at the lowest tier, and they are never shown ("all posts by @vel").
+common -- the author of a post, a shop, a category -- so they come back apart (``Card.shared``),
+with the card's own texts past the two shown (a post's author line above its body and time): the
+index searches them at the lowest tier, and they are never shown ("all posts by @vel", "For the
+user @michel, click Reply").
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ _CLIMB = 4  # ancestors tried
 _CARD_REFS = 6  # a container with more elements than this is a list, not a card
 _CARD_NODES = 120  # and one with more nodes is too big to read
 _ACTION_ROLES = frozenset({"button"})  # their labels say what they do, not what the card is
+_FURTHER_TEXTS = 3  # the card's own texts past the shown two, searched: a post's author line
+_SEARCHED_TEXT = 160
 
 
 @dataclass(slots=True)
@@ -59,7 +63,8 @@ def is_generic(entry: Entry, counts: Counts) -> bool:
 
 @dataclass(slots=True)
 class Card:
-    """What the element's card says: its identifying text, and the texts it shares with others."""
+    """What the element's card says: its identifying text (shown), and what is only searched:
+    the texts it shares with other cards and its own texts past the shown ones."""
 
     shown: str = ""
     shared: str = ""
@@ -93,8 +98,9 @@ def card_context(
         near = [t for t in (around.before[::-1] + around.after) if t not in pieces]
         pieces.extend(near[: (1 if around.twin else 2) - len(pieces)])
         if pieces:
+            further = [t for t in near if t not in pieces][:_FURTHER_TEXTS]
             return Card(trim_text(", ".join(pieces), CONTEXT_TEXT),
-                        trim_text(", ".join(around.repeated[:2]), CONTEXT_TEXT))
+                        trim_text(", ".join(around.repeated[:2] + further), _SEARCHED_TEXT))
         fallback = fallback or trim_text(", ".join(around.repeated[:2]), CONTEXT_TEXT)
         if around.named_action or around.twin:
             return Card() if around.named_action else Card(fallback)

@@ -130,7 +130,7 @@ def build_index(page: DistilledPage) -> PageIndex:
             entry.context = card.shown
             if card.shown:
                 entry.fields.append(make_field(2, "context", card.shown))
-            if card.shared:  # searched, never shown: what this card has in common with others
+            if card.shared:  # searched, never shown: shared with other cards, or further away
                 entry.fields.append(make_field(3, "card", card.shared))
         for item in entry.fields:
             for term in item.bag:

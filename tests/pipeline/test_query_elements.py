@@ -150,6 +150,23 @@ def test_what_cards_share_is_searched_but_not_shown():
     assert "@at" not in result.text  # shared by several cards: searched, never shown
 
 
+def test_a_cards_own_text_past_the_shown_two_is_searched():
+    posts = "".join(  # social-media's posts: the author line lies two texts above the buttons
+        f'<div class="media"><div class="details"><div class="name">{name}</div>'
+        f'<div class="username">@{handle}</div><div class="time">{hours}h ago</div></div>'
+        f'<div class="body">{body}</div><div class="controls"><span class="reply"></span>'
+        '<span class="like"></span></div></div>'
+        for name, handle, hours, body in [("Amitie", "livia", 16, "Pretium fusce."),
+                                          ("Oneida", "michel", 9, "Tristique duis."),
+                                          ("Hebert", "non", 1, "Viverra sed.")])
+    page = distill(page_from_html(f"<body>{posts}</body>"))
+    plan = query_from_instruction('For the user @michel, click on the "Reply" button.')
+    result = query_elements(page, **plan.arguments)
+    top = index_for(page).entries[result.refs[0]]
+    assert top.context == "Tristique duis., 9h ago" and "reply" in top.node.attributes["class"]
+    assert "@michel" not in result.text  # searched, never shown
+
+
 def test_text_scoring_prefers_visible_text_over_attributes():
     result = query_elements(fixture("shop.html"), text="search")
     assert result.refs[:2] == [3, 2]  # button text beats the input's type/placeholder
