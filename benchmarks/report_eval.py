@@ -105,6 +105,10 @@ SECTIONS = (
         "BrowserGym MiniWoB benchmark, all five rounds: the recipe re-run with the slider "
         "policies on the slider element and swatches and shapes named by colour, on a faster "
         "machine with bf16 matrix units (53.9 minutes; 2,178 + 1,250 training steps)")),
+    ("eval_browsergym_clauses", (
+        "BrowserGym MiniWoB benchmark, all five rounds: the same checkpoint, the planner reading "
+        "the history (the clause not done yet, a paged list's pager, a reply's text typed) and "
+        "a dropdown's default not taken as chosen")),
 )
 STEPS_CURVES = ("browsergym_steps", "browsergym_dagger", "browsergym_dagger2")
 EVAL_RESULTS = (*(name for name, _ in SECTIONS), "agent", "throughput_cache")

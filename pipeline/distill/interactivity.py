@@ -22,6 +22,10 @@ icons) takes the ref from it (the outer element is what carries the handler). A 
 elements show no interactivity at all falls back to a wider tier (every short text element,
 every empty box of a control's size) and says so in the pass report's note.
 
+A box that only its own cursor:pointer made clickable loses its tier when it holds two or more
+controls and no text besides theirs (email-inbox's Reply and Forward in one pointer-styled bar):
+it is their bar, and a click at its centre hits a gap or one of them.
+
 An element marked ``role="presentation"``/``none`` right inside an element with an interactive
 role gets no tier whatever it is (jQuery UI's tab anchor inside its ``role=tab`` item): the
 author says the parent is the control, and one control is one ref.
@@ -80,17 +84,25 @@ def _semantic(node: Node, nodes: list[Node]) -> bool:
     return attrs.get("contenteditable") in _EDITABLE or node.role in INTERACTIVE_ROLES
 
 
-def _non_semantic(node: Node, work: Work) -> bool:
+def _acts_itself(node: Node) -> bool:
+    """A sign of a control besides the cursor: a mouse handler or listener, a jQuery UI drag
+    handle, tabindex >= 0."""
     attrs = node.attributes
     if any(h in attrs for h in HANDLERS) or node.states.get("clickable"):
         return True
     if DRAG_HANDLE_CLASSES & set(attrs.get("class", "").split()):
         return True
     tabindex = _tabindex(attrs)
-    if tabindex is not None and tabindex >= 0:
-        return True
-    facts = work.facts
-    if facts.pointer[node.id] and not facts.parent_pointer[node.id]:
+    return tabindex is not None and tabindex >= 0
+
+
+def _own_pointer(node: Node, work: Work) -> bool:
+    return work.facts.pointer[node.id] and not work.facts.parent_pointer[node.id]
+
+
+def _non_semantic(node: Node, work: Work) -> bool:
+    attrs = node.attributes
+    if _acts_itself(node) or _own_pointer(node, work):
         return True
     if node.bounds is None:
         return False
@@ -137,6 +149,7 @@ def interactivity(work: Work, root: DNode) -> int:
         tier = tier_of(node, work)
         if tier is not None:
             _set_tier(work, dnode, tier)
+    _clear_pointer_bars(work, root)
     ids = _ids_by_frame(nodes) if any("for" in node.attributes for _, node in labels) else {}
     for dnode, node in labels:
         control = _labelled_control(node, work, ids)
@@ -145,6 +158,25 @@ def interactivity(work: Work, root: DNode) -> int:
     if lacks_runtime_evidence(work.state):
         _without_runtime_evidence(work, root)
     return len(work.tiers)
+
+
+def _clear_pointer_bars(work: Work, root: DNode) -> None:
+    """Clear the tier of a box that only its own pointer cursor made a control when it holds
+    two or more controls and no text besides theirs (email-inbox's Reply and Forward in one
+    pointer-styled bar): it is their bar, and a click at its centre hits a gap or one of them."""
+    nodes = work.state.nodes
+    below: dict[int, tuple[int, bool]] = {}  # controls in the subtree, any loose text
+    for dnode in reversed(preorder(root)):
+        if dnode.is_text:
+            below[id(dnode)] = (0, bool(dnode.text.strip()))
+            continue
+        controls = sum(below[id(child)][0] for child in dnode.children)
+        loose = any(below[id(child)][1] for child in dnode.children)
+        node = nodes[dnode.node_id]
+        if (dnode.tier == "non_semantic" and controls >= 2 and not loose
+                and _own_pointer(node, work) and not _acts_itself(node)):
+            _set_tier(work, dnode, None)
+        below[id(dnode)] = (1, False) if dnode.tier is not None else (controls, loose)
 
 
 def _without_runtime_evidence(work: Work, root: DNode) -> None:
