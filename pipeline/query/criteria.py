@@ -47,6 +47,7 @@ class Criteria:
     prefer: Constraint | None = None  # a role that adds PREFER_BONUS instead of filtering
     pending: bool = False  # elements the page shows as done (filled, checked) rank lower
     ordinal: int = 0  # the planner's "3rd": the third of the matched elements alike leads
+    reveal: bool = False  # the planner's: a "more"/"menu" toggle leads when the name is unseen
 
     @property
     def scored(self) -> bool:
@@ -73,6 +74,7 @@ def parse_criteria(index: PageIndex, args: dict[str, Any]) -> Criteria | str:
         out.prefer = Constraint("prefer_role", f"preferring role={prefer}", role_test(prefer))
         out.shown.append(out.prefer.shown)
     out.pending = bool(args.get("prefer_pending"))
+    out.reveal = bool(args.get("reveal_hidden"))
     ordinal = args.get("ordinal")
     out.ordinal = ordinal if isinstance(ordinal, int) and ordinal > 0 else 0
     role = _string(args.get("role"))

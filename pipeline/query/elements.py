@@ -12,7 +12,9 @@ undoes things) scales by ``DONE_SHARE`` the score of an element the page shows a
 on -- a filled text field, a checked box, a selected item -- so the next field outranks the one
 just filled; ``calendar_date`` (the planner's, YYYY-MM-DD) reweighs the keywords for the month a
 calendar on the page shows (``dates.calendar_weights``), ``spin_value`` (the planner's too) for
-the number a spinner holds (``spinners``), and ``ordinal`` (the planner's "3rd") leads with
+the number a spinner holds (``spinners``), ``reveal_hidden`` (the planner's) a "more" or
+"menu" toggle when the heaviest words match nothing (the item is behind it), and ``ordinal``
+(the planner's "3rd") leads with
 that one of the largest set of matched elements alike (same tag and class), or on a paged list
 with the link to its page (``ordinals``); ``text``, ``name``
 (matched against the visible text and accessible name only) and ``keyword_weights`` score the
@@ -39,7 +41,8 @@ from pipeline.query.filters import acted_on, landmark_spec
 from pipeline.query.format import result_line
 from pipeline.query.index import Entry, PageIndex, index_for
 from pipeline.query.ordinals import nth_target
-from pipeline.query.scoring import entry_score
+from pipeline.query.scoring import Query, entry_score
+from pipeline.query.text import terms
 
 _NAME_TIERS = (1, 2)
 NEAREST = 5  # elements listed by spelling when a query on a large page matched nothing
@@ -47,6 +50,9 @@ NEAREST_CUTOFF = 50.0
 PREFER_BONUS = 0.6  # what ``prefer_role`` adds: less than an exact match of an accessible name
 DONE_SHARE = 0.25  # what ``prefer_pending`` leaves of a done element's score
 ORDINAL_LEAD = 0.5  # how far the planner's ``ordinal`` puts its element above every other hit
+REVEAL_BONUS = 0.5  # what ``reveal_hidden`` adds to a "more"/"menu" toggle (below PREFER_BONUS)
+_REVEAL_TERMS = frozenset(terms("more menu options overflow kebab dropdown toggle expand"))
+_REVEAL_SYMBOLS = frozenset({"…", "...", "⋮", "⋯", "︙"})
 
 
 @dataclass(slots=True)
@@ -88,6 +94,7 @@ def query_elements(
     calendar_date: str | None = None,
     spin_value: str | None = None,
     ordinal: int | None = None,
+    reveal_hidden: bool = False,
 ) -> QueryResult:
     index = index_for(page)
     args = {
@@ -96,6 +103,7 @@ def query_elements(
         "keyword_weights": keyword_weights, "max_results": max_results,
         "prefer_role": prefer_role, "prefer_pending": prefer_pending,
         "calendar_date": calendar_date, "spin_value": spin_value, "ordinal": ordinal,
+        "reveal_hidden": reveal_hidden,
     }  # fmt: skip
     criteria = parse_criteria(index, args)
     if isinstance(criteria, str):
@@ -181,6 +189,8 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
                 hit.score = round(hit.score * DONE_SHARE, 4)
             if hit is not None:
                 hits.append(hit)
+    if criteria.reveal and keywords:
+        _lead_revealers(index, hits, keywords)
     target = nth_target(index, (h.ref for h in hits if h.score > 0), criteria.ordinal) if (
         criteria.ordinal) else None
     if target is not None and all(c.allows(index.entries[target]) for c in constraints):
@@ -188,6 +198,22 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
     if queries or prefer is not None:
         hits.sort(key=lambda h: (-h.score, h.ref))
     return hits
+
+
+def _lead_revealers(index: PageIndex, hits: list[Hit], keywords: list[tuple[Query, float]]
+                    ) -> None:
+    """When the heaviest words (the name the task quotes) match no element on the page, what
+    it names is likely behind a menu: a hit that says "more", "menu", "options" (or shows "…")
+    gains ``REVEAL_BONUS`` -- the "more" toggle of the right post above its Reply and Like."""
+    top = max(weight for _, weight in keywords)
+    if any(index.postings.get(term) for query, weight in keywords if weight == top
+           for term in query.terms):
+        return
+    for hit in hits:
+        entry = index.entries[hit.ref]
+        if entry.text.strip() in _REVEAL_SYMBOLS or any(
+                item.bag & _REVEAL_TERMS for item in entry.fields):
+            hit.score = round(hit.score + REVEAL_BONUS, 4)
 
 
 def _lead(hits: list[Hit], ref: int) -> None:

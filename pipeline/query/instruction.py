@@ -62,7 +62,7 @@ _DESTINATION = re.compile(rf"\b(?:to|into|onto)\s+(?:the\s+)?{_ORDINAL_TEXT}", r
 _STEPPED_GOALS = ("calendar_date", "spin_value")  # a widget's goal (see ``dates``, ``spinners``)
 # query_elements arguments only the planner passes: no tool schema has them
 PLANNER_ONLY = frozenset({"prefer_role", "prefer_pending", "calendar_date", "spin_value",
-                          "ordinal"})
+                          "ordinal", "reveal_hidden"})
 
 
 @dataclass(slots=True)
@@ -290,6 +290,7 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
     plan = query_from_instruction(clauses[at], max_results, single=single)
     if not _UNDOING_VERBS.intersection(words(task)):  # filled or ticked: most likely not next
         plan.arguments["prefer_pending"] = True
+    plan.arguments["reveal_hidden"] = True  # a name nowhere on the page: look behind a menu
     if single:
         return plan
     last_op = plan.op  # the operation the task ends with (this clause's, unless one follows)

@@ -9,7 +9,7 @@ from pipeline.distill import distill
 from pipeline.html.source import page_from_html
 from pipeline.query import build_index, index_for, query_elements
 from pipeline.query import index as index_module
-from pipeline.query.instruction import query_from_instruction
+from pipeline.query.instruction import query_for_step, query_from_instruction
 from pipeline.query.text import joined, terms, words
 
 
@@ -396,3 +396,21 @@ def test_a_flat_list_gives_each_button_the_text_between_it_and_its_twins():
     found = contexts("<body><div><span>Kettle</span><button>Buy</button>"
                      "<span>Toaster</span><button>Buy</button></div></body>")
     assert found == [("buy", "Kettle"), ("buy", "Toaster")]
+
+
+def test_a_name_nowhere_on_the_page_leads_to_the_menu_toggle_of_the_right_card():
+    posts = "".join(
+        f'<div class="media"><div class="name">{name}</div><div class="username">@{handle}</div>'
+        f'<div class="body">{body}</div><div class="controls"><span class="reply"></span>'
+        '<span class="like"></span><span class="more"></span>'
+        f'<ul style="display:none"><li>Report @{handle}</li></ul></div></div>'
+        for name, handle, body in [("Lawson", "annis", "Egestas volutpat."),
+                                   ("Ag", "tora", "Pellentesque pretium.")])
+    page = distill(page_from_html(f"<body>{posts}</body>"))
+    task = 'For the user @annis, click on the "Report" button.'
+    top = index_for(page).entries[
+        query_elements(page, **query_for_step(task, []).arguments).refs[0]]
+    assert top.node.attributes["class"] == "more" and "annis" in top.context
+    plain = {k: v for k, v in query_for_step(task, []).arguments.items() if k != "reveal_hidden"}
+    top = index_for(page).entries[query_elements(page, **plain).refs[0]]
+    assert top.node.attributes["class"] == "reply"  # without it: the card's first control
