@@ -123,7 +123,7 @@ def _git_commit() -> str | None:
 
 
 # the commit of the code this process imported: a run hours long may end after a new commit
-_COMMIT_AT_IMPORT = _git_commit()
+COMMIT_AT_IMPORT = _git_commit()
 
 
 def environment() -> dict[str, Any]:
@@ -134,7 +134,7 @@ def environment() -> dict[str, Any]:
             versions[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
             continue
-    return {"versions": versions, "git_commit": _COMMIT_AT_IMPORT,
+    return {"versions": versions, "git_commit": COMMIT_AT_IMPORT,
             "machine": {"platform": platform.platform(), "processor": _cpu_model(),
                         "cpus": os.cpu_count()}}
 

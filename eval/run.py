@@ -4,7 +4,8 @@
 
 Writes into ``output_dir``: ``episodes.jsonl`` (live) or ``steps.jsonl`` (offline) with every
 observation, call, result, action and reward; ``results.json``; ``report.md`` and PNG plots.
-A killed run resumes from the journal without repeating finished episodes or steps.
+A killed run resumes from the journal without repeating finished episodes or steps; a folder
+whose journal holds a run played by another model is refused (``provenance``).
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from tqdm import tqdm
 from eval.config import EvalConfig
 from eval.journal import Journal
 from eval.policies import PolicyFactory
+from eval.provenance import check_provenance
 from eval.report import write_report
-from eval.results import summarize_live, summarize_offline, write_results
+from eval.results import COMMIT_AT_IMPORT, summarize_live, summarize_offline, write_results
 
 JOURNALS = {"miniwob": "episodes.jsonl", "browsergym": "episodes.jsonl",
             "mind2web": "steps.jsonl"}
@@ -29,8 +31,8 @@ def main(cfg: EvalConfig) -> dict[str, Any]:
     out = Path(cfg.output_dir)
     out.mkdir(parents=True, exist_ok=True)
     journal = Journal(out / JOURNALS[cfg.benchmark])
+    extra: dict[str, Any] = {"notes": check_provenance(out, cfg, journal, COMMIT_AT_IMPORT)}
     policies = PolicyFactory(cfg)
-    extra: dict[str, Any] = {"notes": []}
     if cfg.benchmark == "mind2web":
         _mind2web(cfg, policies, journal)
         runs = summarize_offline(_current(journal, cfg))
