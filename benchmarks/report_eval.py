@@ -109,6 +109,10 @@ SECTIONS = (
         "BrowserGym MiniWoB benchmark, all five rounds: the same checkpoint, the planner reading "
         "the history (the clause not done yet, a paged list's pager, a reply's text typed) and "
         "a dropdown's default not taken as chosen")),
+    ("eval_browsergym_menus", (
+        "BrowserGym MiniWoB benchmark, all five rounds: the same checkpoint, and a card's author "
+        "line searched, a pointer bar no control, a name nowhere on the page looked for behind "
+        "a menu")),
 )
 STEPS_CURVES = ("browsergym_steps", "browsergym_dagger", "browsergym_dagger2")
 EVAL_RESULTS = (*(name for name, _ in SECTIONS), "agent", "throughput_cache")
