@@ -14,9 +14,8 @@ just filled; ``calendar_date`` (the planner's, YYYY-MM-DD) reweighs the keywords
 calendar on the page shows (``dates.calendar_weights``), ``spin_value`` (the planner's too) for
 the number a spinner holds (``spinners``), ``reveal_hidden`` (the planner's) a "more" or
 "menu" toggle when the heaviest words match nothing (the item is behind it), and ``ordinal``
-(the planner's "3rd") leads with
-that one of the largest set of matched elements alike (same tag and class), or on a paged list
-with the link to its page (``ordinals``); ``text``, ``name``
+(the planner's "3rd") leads with that one of the largest set of matched elements alike (same
+tag and class), or on a paged list with the link to its page (``ordinals``); ``text``, ``name``
 (matched against the visible text and accessible name only) and ``keyword_weights`` score the
 elements that pass (see ``scoring``), and an element none of them matches is left out -- unless
 everything that passes the hard constraints fits in ``max_results`` (a small page, or a narrow
@@ -191,10 +190,10 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
                 hits.append(hit)
     if criteria.reveal and keywords:
         _lead_revealers(index, hits, keywords)
-    target = nth_target(index, (h.ref for h in hits if h.score > 0), criteria.ordinal) if (
-        criteria.ordinal) else None
-    if target is not None and all(c.allows(index.entries[target]) for c in constraints):
-        _lead(hits, target)
+    if criteria.ordinal:
+        target = nth_target(index, (h.ref for h in hits if h.score > 0), criteria.ordinal)
+        if target is not None and all(c.allows(index.entries[target]) for c in constraints):
+            _lead(hits, target)
     if queries or prefer is not None:
         hits.sort(key=lambda h: (-h.score, h.ref))
     return hits

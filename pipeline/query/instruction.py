@@ -275,17 +275,21 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
     a history line shows its value or names its element, else it counts as the next action's),
     the last clause once they run out; in a one-clause task the words an action already served
     weigh less (``_weaken_served``). Which clause is next stays a guess (a datepicker takes three
-    actions for one clause, "Find the 7th word" takes none), so in a task of several steps the other clauses' naming words are searched too at a
-    lower weight (the next clause's at half, the rest at a quarter, never above an ordinary
-    keyword: a quoted name elsewhere weighs as much as a word here) and the role the operation
-    needs is a preference (``prefer_role``), not a filter. Clauses that only say what to work
+    actions for one clause, "Find the 7th word" takes none), so in a task of several steps the
+    other clauses' naming words are searched too at a lower weight (the next clause's at half,
+    the rest at a quarter, never above an ordinary keyword: a quoted name elsewhere weighs as
+    much as a word here) and the role the operation needs is a preference (``prefer_role``), not
+    a filter. Clauses that only say what to work
     out ("Solve the math problem") take no step of their own while another clause can. What
     the page shows as done (a filled field, a ticked box, the open tab) ranks lower
     (``prefer_pending``) unless the task undoes things ("uncheck", "clear")."""
     clauses = task_clauses(task)
     steps = [i for i, clause in enumerate(clauses) if not _exploratory(clause)
              for _ in range(_actions_of(clause))] or [0]
-    at = _clause_at(clauses, steps, history)
+    # each clause read once: what marks it done in the history, and its words for the others
+    parts = [query_from_instruction(clause, max_results, single=False)
+             for clause in clauses] if len(clauses) > 1 else []
+    at = _clause_at(parts, steps, history)
     single = len(clauses) == 1 and not history
     plan = query_from_instruction(clauses[at], max_results, single=single)
     if not _UNDOING_VERBS.intersection(words(task)):  # filled or ticked: most likely not next
@@ -299,11 +303,10 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
         _weaken_served(weights, clauses[0], history)
     if "text" in plan.arguments:  # no naming words of its own: search the other clauses' words
         del plan.arguments["text"]
-    for index, clause in enumerate(clauses):
+    for index, (clause, other_plan) in enumerate(zip(clauses, parts, strict=False)):
         if index == at:
             continue
         share = _CONTEXT_WEIGHT if index == at + 1 else _FAR_CONTEXT_WEIGHT
-        other_plan = query_from_instruction(clause, max_results, single=False)
         if index == len(clauses) - 1:
             last_op = other_plan.op
         other = other_plan.arguments
@@ -350,20 +353,19 @@ class _ClauseKey:
     naming: frozenset[str]
 
 
-def _clause_key(clause: str) -> _ClauseKey:
-    plan = query_from_instruction(clause, single=False)
+def _clause_key(plan: InstructionQuery) -> _ClauseKey:
     weights = plan.arguments.get("keyword_weights", {})
     naming = frozenset(word for word, weight in weights.items() if weight >= _KEYWORD_WEIGHT)
     return _ClauseKey(plan.op, plan.value.strip().lower(), naming)
 
 
-def _clause_at(clauses: list[str], steps: list[int], history: list[str]) -> int:
+def _clause_at(parts: list[InstructionQuery], steps: list[int], history: list[str]) -> int:
     """The clause the next step serves: each past action takes the slot (``steps``: one per
     action a clause likely takes) of the clause its history line visibly did -- its value typed,
     its element's naming words -- else the next free slot, as counting actions would; the first
     slot left is the step's. A skipped item ("Select a, b, c", b never ticked) or a step done
     out of order is still planned, where counting alone would move past it."""
-    keys = [_clause_key(clause) for clause in clauses] if len(set(steps)) > 1 else []
+    keys = [_clause_key(part) for part in parts] if len(set(steps)) > 1 else []
     free = list(steps)
     for line in history:
         served = _served_clause(line, keys, free)
@@ -381,8 +383,8 @@ _HISTORY_LINE = re.compile(r"^\[[^\]]*\]\s+(?P<name>.*?) -> (?P<op>[A-Z_]+)(?:: 
 def _served_clause(line: str, keys: list[_ClauseKey], free: list[int]) -> int | None:
     """The clause whose value a history line typed or chose, or whose naming words all name the
     line's element, with the same kind of operation; of several, the first with a free slot."""
-    found = _HISTORY_LINE.match(line)
-    if found is None or not keys:
+    found = _HISTORY_LINE.match(line) if keys else None
+    if found is None:
         return None
     op, value = found["op"], (found["value"] or "").strip().lower()
     said = set(words(found["name"]))
