@@ -7,8 +7,9 @@ with many elements or nodes (a grid is not a card): the heading of the element's
 lies inside that container, and the nearest text before the element (else after it). Texts that
 repeat on the page (tags, "Qty") are never used: they identify nothing. A button's label names
 what the button does: it tells apart the text field it acts on (the box beside "Search"), but is
-no name for anything else in its card (a form's lone "Submit" does not name the list beside it),
-and the climb stops there: the card is found, it just has no name. A container that holds
+no name for anything else in its card (a form's lone "Submit" does not name the list beside it,
+nor any of several text fields it sends), and the climb stops there: the card is found, it just
+has no name. A container that holds
 another element with the same label is a list of cards: only the texts between the element and
 its nearest twins are its own (a flat list of "Item A [Buy] Item B [Buy]"), and the climb stops
 there; when the card has no text that is its own alone, the text it shares with other cards of
@@ -117,6 +118,14 @@ def _inside(page: DistilledPage, container: DNode, node_id: int) -> bool:
     return container.node_id <= node_id <= last
 
 
+def _other_text_field(page: DistilledPage, container: DNode, field_node: DNode) -> bool:
+    """Whether ``container`` holds a text field besides ``field_node``: its button then sends
+    a form of several fields and names none of them."""
+    nodes = page.state.nodes
+    return any(node.ref is not None and node is not field_node
+               and is_text_field(nodes[node.node_id]) for node in container.walk())
+
+
 @dataclass(slots=True)
 class _Around:
     """What a container holds around the element."""
@@ -137,7 +146,8 @@ def _texts_around(page: DistilledPage, container: DNode, entry: Entry, counts: C
     repeated_before: list[str] = []
     repeated_after: list[str] = []
     nodes = page.state.nodes
-    skip_actions = not is_text_field(nodes[entry.dnode.node_id])
+    skip_actions = not is_text_field(nodes[entry.dnode.node_id]) or _other_text_field(
+        page, container, entry.dnode)
     passed, refs, seen = False, 0, 0
     skip = {entry.label}
     stack = [container]

@@ -47,6 +47,7 @@ class Criteria:
     prefer: Constraint | None = None  # a role that adds PREFER_BONUS instead of filtering
     pending: bool = False  # elements the page shows as done (filled, checked) rank lower
     ordinal: int = 0  # the planner's "3rd": the third of the matched elements alike leads
+    extreme: str = ""  # the planner's "cheapest" (money:min): that one of them leads
     reveal: bool = False  # the planner's: a "more"/"menu" toggle leads when the name is unseen
 
     @property
@@ -77,6 +78,7 @@ def parse_criteria(index: PageIndex, args: dict[str, Any]) -> Criteria | str:
     out.reveal = bool(args.get("reveal_hidden"))
     ordinal = args.get("ordinal")
     out.ordinal = ordinal if isinstance(ordinal, int) and ordinal > 0 else 0
+    out.extreme = _string(args.get("extreme"))
     role = _string(args.get("role"))
     if role:
         out.constraints.append(Constraint("role", f"role={role}", role_test(role)))

@@ -15,7 +15,9 @@ calendar on the page shows (``dates.calendar_weights``), ``spin_value`` (the pla
 the number a spinner holds (``spinners``), ``reveal_hidden`` (the planner's) a "more" or
 "menu" toggle when the heaviest words match nothing (the item is behind it), and ``ordinal``
 (the planner's "3rd") leads with that one of the largest set of matched elements alike (same
-tag and class), or on a paged list with the link to its page (``ordinals``); ``text``, ``name``
+tag, input type and class; of the preferred role, when some are), or on a paged list with the
+link to its page (``ordinals``), and ``extreme`` (the planner's "cheapest") with the one of them
+whose price, duration or number is the extreme one (``extremes``); ``text``, ``name``
 (matched against the visible text and accessible name only) and ``keyword_weights`` score the
 elements that pass (see ``scoring``), and an element none of them matches is left out -- unless
 everything that passes the hard constraints fits in ``max_results`` (a small page, or a narrow
@@ -35,7 +37,8 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz, process
 
 from pipeline.distill.model import DistilledPage
-from pipeline.query.criteria import Criteria, parse_criteria
+from pipeline.query.criteria import Constraint, Criteria, parse_criteria
+from pipeline.query.extremes import extreme_target
 from pipeline.query.filters import acted_on, landmark_spec
 from pipeline.query.format import result_line
 from pipeline.query.index import Entry, PageIndex, index_for
@@ -93,6 +96,7 @@ def query_elements(
     calendar_date: str | None = None,
     spin_value: str | None = None,
     ordinal: int | None = None,
+    extreme: str | None = None,
     reveal_hidden: bool = False,
 ) -> QueryResult:
     index = index_for(page)
@@ -102,7 +106,7 @@ def query_elements(
         "keyword_weights": keyword_weights, "max_results": max_results,
         "prefer_role": prefer_role, "prefer_pending": prefer_pending,
         "calendar_date": calendar_date, "spin_value": spin_value, "ordinal": ordinal,
-        "reveal_hidden": reveal_hidden,
+        "extreme": extreme, "reveal_hidden": reveal_hidden,
     }  # fmt: skip
     criteria = parse_criteria(index, args)
     if isinstance(criteria, str):
@@ -191,8 +195,12 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
     if criteria.reveal and keywords:
         _lead_revealers(index, hits, keywords)
     if criteria.ordinal:
-        target = nth_target(index, (h.ref for h in hits if h.score > 0), criteria.ordinal)
+        target = nth_target(index, _counted(index, hits, prefer), criteria.ordinal)
         if target is not None and all(c.allows(index.entries[target]) for c in constraints):
+            _lead(hits, target)
+    if criteria.extreme:
+        target = extreme_target(index, _counted(index, hits, prefer), criteria.extreme)
+        if target is not None:
             _lead(hits, target)
     if queries or prefer is not None:
         hits.sort(key=lambda h: (-h.score, h.ref))
@@ -213,6 +221,15 @@ def _lead_revealers(index: PageIndex, hits: list[Hit], keywords: list[tuple[Quer
         if entry.text.strip() in _REVEAL_SYMBOLS or any(
                 item.bag & _REVEAL_TERMS for item in entry.fields):
             hit.score = round(hit.score + REVEAL_BONUS, 4)
+
+
+def _counted(index: PageIndex, hits: list[Hit], prefer: Constraint | None) -> list[int]:
+    """What an ordinal counts among: the matched elements of the role the step needs ("the
+    2nd textbox" beside three radios), all matched elements when none has it."""
+    matched = [hit.ref for hit in hits if hit.score > 0]
+    if prefer is None:
+        return matched
+    return [ref for ref in matched if prefer.allows(index.entries[ref])] or matched
 
 
 def _lead(hits: list[Hit], ref: int) -> None:

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pipeline.query.dates import DATE, date_terms, month_terms, picked_date
+from pipeline.query.extremes import superlative
 from pipeline.query.spinners import spin_value
 from pipeline.query.text import STOP_WORDS, handles, words
 
@@ -62,7 +63,7 @@ _DESTINATION = re.compile(rf"\b(?:to|into|onto)\s+(?:the\s+)?{_ORDINAL_TEXT}", r
 _STEPPED_GOALS = ("calendar_date", "spin_value")  # a widget's goal (see ``dates``, ``spinners``)
 # query_elements arguments only the planner passes: no tool schema has them
 PLANNER_ONLY = frozenset({"prefer_role", "prefer_pending", "calendar_date", "spin_value",
-                          "ordinal", "reveal_hidden"})
+                          "ordinal", "extreme", "reveal_hidden"})
 
 
 @dataclass(slots=True)
@@ -119,6 +120,9 @@ def query_from_instruction(
         arguments["calendar_date"] = date
     if position and int(position.group(1)) > 0:  # "the 3rd search result": of several alike
         arguments["ordinal"] = int(position.group(1))
+    extreme = superlative(instruction)
+    if extreme:  # "the cheapest flight": which of several alike, read on the page
+        arguments["extreme"] = extreme
     number = spin_value(instruction) if op != "TYPE" else None  # (never a date's part)
     if number:  # set with a spinner's arrows, if the page shows one
         arguments["spin_value"] = number
@@ -289,7 +293,7 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
     # each clause read once: what marks it done in the history, and its words for the others
     parts = [query_from_instruction(clause, max_results, single=False)
              for clause in clauses] if len(clauses) > 1 else []
-    at = _clause_at(parts, steps, history)
+    at, finished = _clause_at(parts, steps, history)
     single = len(clauses) == 1 and not history
     plan = query_from_instruction(clauses[at], max_results, single=single)
     if not _UNDOING_VERBS.intersection(words(task)):  # filled or ticked: most likely not next
@@ -318,13 +322,33 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
         for word, weight in other.get("keyword_weights", {}).items():
             if word not in weights and word not in values and (len(word) > 1 or word.isdigit()):
                 weights[word] = round(min(weight * share, _KEYWORD_WEIGHT), 3)
-    if last_op != "CLICK":
-        for word in _FINISHING_WORDS:  # typed or chosen last: a form is still to be sent
+    if last_op != "CLICK" or (len(clauses) == 1 and _filled(history)):
+        for word in _FINISHING_WORDS:  # typed or chosen last, or one clause whose parts were
+            # filled in ("from: X to: Y on <date>"): a form is still to be sent
             weights.setdefault(word, _FAR_CONTEXT_WEIGHT)
+        if finished:  # every clause done: now it is sent
+            _to_send(plan.arguments, weights)
     if not weights:
         del plan.arguments["keyword_weights"]
         plan.arguments["text"] = clauses[at]
     return plan
+
+
+def _filled(history: list[str]) -> bool:
+    """Whether a history line typed, chose or dragged something: a form is being filled."""
+    return any(found is not None and found["op"] in ("TYPE", "SELECT", "DRAG")
+               for found in map(_HISTORY_LINE.match, history))
+
+
+def _to_send(arguments: dict[str, Any], weights: dict[str, float]) -> None:
+    """Every clause is done and none sends the form: its sending words lead, the clauses'
+    words weigh as a far clause's, and what picked their elements (a role, a position, a
+    superlative, a widget's goal) no longer applies."""
+    for word, weight in weights.items():
+        weights[word] = _KEYWORD_WEIGHT if word in _FINISHING_WORDS else min(
+            weight, _FAR_CONTEXT_WEIGHT)
+    for key in ("prefer_role", "ordinal", "extreme", *_STEPPED_GOALS):
+        arguments.pop(key, None)
 
 
 def _weaken_served(weights: dict[str, float], clause: str, history: list[str]) -> None:
@@ -332,13 +356,16 @@ def _weaken_served(weights: dict[str, float], clause: str, history: list[str]) -
     clicked by name, an option chosen -- as a far clause's: the parts still to do lead ("Book
     the flight from: X to: Y on <date>": the date once both places are picked). Typing serves
     none: the suggestion that carries the typed words is still to pick. A date's words stay: a
-    calendar takes several clicks before its day."""
+    calendar takes several clicks before its day, until the day itself was picked."""
     served: set[str] = set()
+    days = {date[-2:].lstrip("0") for date in [picked_date(clause)] if date}
+    date_done = False
     for line in history:
         found = _HISTORY_LINE.match(line)
         if found is not None and found["op"] != "TYPE":
             served.update(words(found["name"]), words(found["value"] or ""))
-    kept = set(date_terms(clause)) | set(month_terms(clause))
+            date_done = date_done or found["name"].strip() in days  # the day itself picked
+    kept = set() if date_done else set(date_terms(clause)) | set(month_terms(clause))
     for word in served.intersection(weights).difference(kept):
         weights[word] = min(weights[word], _FAR_CONTEXT_WEIGHT)
 
@@ -359,12 +386,14 @@ def _clause_key(plan: InstructionQuery) -> _ClauseKey:
     return _ClauseKey(plan.op, plan.value.strip().lower(), naming)
 
 
-def _clause_at(parts: list[InstructionQuery], steps: list[int], history: list[str]) -> int:
-    """The clause the next step serves: each past action takes the slot (``steps``: one per
-    action a clause likely takes) of the clause its history line visibly did -- its value typed,
-    its element's naming words -- else the next free slot, as counting actions would; the first
-    slot left is the step's. A skipped item ("Select a, b, c", b never ticked) or a step done
-    out of order is still planned, where counting alone would move past it."""
+def _clause_at(parts: list[InstructionQuery], steps: list[int],
+               history: list[str]) -> tuple[int, bool]:
+    """The clause the next step serves, and whether every clause was done: each past action
+    takes the slot (``steps``: one per action a clause likely takes) of the clause its history
+    line visibly did -- its value typed, its element's naming words -- else the next free slot,
+    as counting actions would; the first slot left is the step's (the last clause's when none is
+    left). A skipped item ("Select a, b, c", b never ticked) or a step done out of order is
+    still planned, where counting alone would move past it."""
     keys = [_clause_key(part) for part in parts] if len(set(steps)) > 1 else []
     free = list(steps)
     for line in history:
@@ -373,7 +402,7 @@ def _clause_at(parts: list[InstructionQuery], steps: list[int], history: list[st
             free.pop(0)
         elif served in free:  # (a clause done again, a box ticked twice: no slot of another)
             free.remove(served)
-    return free[0] if free else steps[-1]
+    return (free[0], False) if free else (steps[-1], True)
 
 
 _HISTORY_LINE = re.compile(r"^\[[^\]]*\]\s+(?P<name>.*?) -> (?P<op>[A-Z_]+)(?:: (?P<value>.*))?$",

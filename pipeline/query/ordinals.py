@@ -3,7 +3,7 @@
     nth_target(index, matched_refs, 3)   # the 3rd of the largest set of matched elements alike
     nth_target(index, matched_refs, 9)   # 3 results a page, page 1 shown: the pager's "3" link
 
-Elements alike share their tag and class, as a list's results do; the ordinal counts among the
+Elements alike share their tag, input type and class, as a list's results do; the ordinal counts among the
 largest such set of the elements the query matched. A page that shows a numbered pager (links
 "1", "2", "3", one of them marked as the current page) holds only one page of the results: the
 ordinal is then counted across pages, with as many results a page as the current one shows (the
@@ -43,10 +43,10 @@ def nth_target(index: PageIndex, matched: Iterable[int], nth: int) -> int | None
     """The ref ``nth`` names (1-based), or None when no set alike is long enough."""
     pager = find_pager(index)
     skip = pager.refs if pager else frozenset()
-    group = _largest_alike(index, (ref for ref in matched if ref not in skip))
+    group = largest_alike(index, (ref for ref in matched if ref not in skip))
     if pager is None or (pager.current == 1 and len(group) >= nth):
         return group[nth - 1] if len(group) >= nth else None
-    shown = _largest_alike(index, (ref for ref in index.entries if ref not in skip))
+    shown = largest_alike(index, (ref for ref in index.entries if ref not in skip))
     if len(shown) < 2:  # no list of results beside the pager
         return None
     wanted = (nth - 1) // len(shown) + 1
@@ -86,11 +86,12 @@ def _is_current(entry: Entry) -> bool:
         classes & _CURRENT_CLASSES)
 
 
-def _largest_alike(index: PageIndex, refs: Iterable[int]) -> list[int]:
-    """The largest set of ``refs`` with the same tag and class, in page order (the first such
-    set on a tie)."""
-    alike: dict[tuple[str, str], list[int]] = {}
+def largest_alike(index: PageIndex, refs: Iterable[int]) -> list[int]:
+    """The largest set of ``refs`` with the same tag, input type and class (a radio and a text
+    box are not alike), in page order (the first such set on a tie)."""
+    alike: dict[tuple[str, str, str], list[int]] = {}
     for ref in sorted(refs):
-        node = index.entries[ref].node
-        alike.setdefault((node.tag, node.attributes.get("class", "")), []).append(ref)
+        attributes = index.entries[ref].node.attributes
+        key = (index.entries[ref].node.tag, attributes.get("type", ""), attributes.get("class", ""))
+        alike.setdefault(key, []).append(ref)
     return max(alike.values(), key=len, default=[])

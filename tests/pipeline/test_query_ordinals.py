@@ -54,3 +54,20 @@ def test_a_pager_with_no_page_shown_known_is_not_used():
     html = results_page(["Gus", "Hal", "Ida"], 3, marked=False).replace(
         '<li><a href="#" class="">1</a></li>', "")
     assert top_text(html, "9th") != "3"
+
+
+FORM = ('<body><input type="radio" name="r" value="1"><input type="radio" name="r" value="2">'
+        '<input type="radio" name="r" value="3"><input type="text" id="input-1">'
+        '<input type="text" id="input-2"><input type="text" id="input-3">'
+        '<button>Submit</button></body>')
+
+
+@pytest.mark.parametrize(("history", "top"), [
+    ([], {"type": "radio", "name": "r", "value": "1"}),
+    (["[radio]   -> CLICK"], {"type": "text", "id": "input-2"}),  # not the 2nd radio
+])
+def test_an_ordinal_counts_the_elements_of_the_role_its_clause_needs(history, top):
+    page = distill(page_from_html(FORM))
+    task = 'Select the 1st radio button and type the number "-5" into the 2nd textbox.'
+    refs = query_elements(page, **query_for_step(task, history).arguments).refs
+    assert page.state.nodes[page.node_of(refs[0])].attributes == top
