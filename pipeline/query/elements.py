@@ -8,9 +8,9 @@
 Role, attributes, landmark and heading are hard constraints; ``prefer_role`` (not a tool argument:
 the instruction planner's) is a soft one, adding ``PREFER_BONUS`` to the elements of that role and
 listing them even when no word matches; ``prefer_pending`` (the planner's too, unless the task
-undoes things) scales by ``DONE_SHARE`` the score of an element the page shows as already acted
-on -- a filled text field, a checked box, a selected item -- so the next field outranks the one
-just filled; ``calendar_date`` (the planner's, YYYY-MM-DD) reweighs the keywords for the month a
+undoes things) lists an element the page shows as already acted on -- a filled text field, a
+checked box, a selected item -- below every element still to do, so the next field outranks the
+one just filled however many of the task's words that one holds; ``calendar_date`` (the planner's, YYYY-MM-DD) reweighs the keywords for the month a
 calendar on the page shows (``dates.calendar_weights``), ``spin_value`` (the planner's too) for
 the number a spinner holds (``spinners``), ``reveal_hidden`` (the planner's) a "more" or
 "menu" toggle when the heaviest words match nothing (the item is behind it), and ``ordinal``
@@ -50,7 +50,6 @@ _NAME_TIERS = (1, 2)
 NEAREST = 5  # elements listed by spelling when a query on a large page matched nothing
 NEAREST_CUTOFF = 50.0
 PREFER_BONUS = 0.6  # what ``prefer_role`` adds: less than an exact match of an accessible name
-DONE_SHARE = 0.25  # what ``prefer_pending`` leaves of a done element's score
 ORDINAL_LEAD = 0.5  # how far the planner's ``ordinal`` puts its element above every other hit
 REVEAL_BONUS = 0.5  # what ``reveal_hidden`` adds to a "more"/"menu" toggle (below PREFER_BONUS)
 _REVEAL_TERMS = frozenset(terms("more menu options overflow kebab dropdown toggle expand"))
@@ -181,6 +180,7 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
     else:
         candidates = list(index.entries)
     hits: list[Hit] = []
+    done: set[int] = set()  # acted on already: below every hit still to do (``prefer_pending``)
     for ref in candidates:
         entry = index.entries[ref]
         if all(c.allows(entry) for c in constraints):
@@ -188,10 +188,10 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
             if prefer is not None and prefer.allows(entry):
                 hit = hit or Hit(ref, 0.0, "role", "role")
                 hit.score = round(hit.score + PREFER_BONUS, 4)
-            if hit is not None and criteria.pending and acted_on(entry):
-                hit.score = round(hit.score * DONE_SHARE, 4)
             if hit is not None:
                 hits.append(hit)
+                if criteria.pending and acted_on(entry):
+                    done.add(ref)
     if criteria.reveal and keywords:
         _lead_revealers(index, hits, keywords)
     if criteria.ordinal:
@@ -203,7 +203,7 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
         if target is not None:
             _lead(hits, target)
     if queries or prefer is not None:
-        hits.sort(key=lambda h: (-h.score, h.ref))
+        hits.sort(key=lambda h: (h.ref in done, -h.score, h.ref))
     return hits
 
 

@@ -379,6 +379,9 @@ def test_a_lone_button_names_the_text_box_it_acts_on_but_not_the_list_beside_it(
         '<div id="area"><select id="options"><option>Bibbie</option><option>Darya</option>'
         "</select><button>Submit</button></div></body>"
     )[0] == ("select", "")  # neither the button's label nor the task text above the form
+    fields = contexts('<body><div><input type="text" id="a"><input type="text" id="b">'
+                      '<button>Submit</button></div></body>')
+    assert fields[:2] == [("input", ""), ("input", "")]  # it sends both and names neither
 
 
 def test_rows_of_identical_buttons_take_their_own_row_text_even_when_rows_share_it():

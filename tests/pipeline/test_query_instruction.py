@@ -367,6 +367,28 @@ def test_a_one_clause_task_moves_on_from_the_parts_the_history_served():
                          "[listitem]  St Petersburg/Clearwater, FL (PIE) -> CLICK"]
     top = query_elements(page, **query_for_step(task, served).arguments).refs[0]
     assert page.state.nodes[page.node_of(top)].attributes["id"] == "datepicker"
+    # the day picked: the date is done too, and the filled form is sent
+    picked = served + ["[textbox]  Departure Date -> CLICK", "[link]  15 -> CLICK"]
+    filled = html.replace('id="datepicker"', 'id="datepicker" value="10/15/2016"')
+    page = distill(page_from_html(filled.replace("<button>", '<button id="search">')))
+    top = query_elements(page, **query_for_step(task, picked).arguments).refs[0]
+    assert page.state.text_content(page.node_of(top)) == "Search"
+
+
+def test_a_form_whose_clauses_are_all_done_is_sent():
+    # MiniWoB++ form-sequence-2: the task never names the Submit button
+    task = 'Select the 1st radio button and type the number "-5" into the 2nd textbox.'
+    html = ('<body><div><input type="radio" name="r" value="1" checked>'
+            '<input type="radio" name="r" value="2"><input type="radio" name="r" value="3"></div>'
+            '<div><input type="text" id="input-1"><input type="text" id="input-2" value="-5">'
+            '<input type="text" id="input-3"></div><div><button>Submit</button></div></body>')
+    page = distill(page_from_html(html))
+    done = ["[radio]   -> CLICK", "[textbox]   -> TYPE: -5"]
+    plan = query_for_step(task, done)
+    assert "ordinal" not in plan.arguments and "prefer_role" not in plan.arguments
+    top = query_elements(page, **plan.arguments).refs[0]
+    assert page.state.text_content(page.node_of(top)) == "Submit"
+    assert "ordinal" in query_for_step(task, done[:1]).arguments  # the textbox is still to do
 
 
 def test_a_name_with_and_is_one_item_not_two_clauses():
