@@ -112,6 +112,8 @@ def query_from_instruction(
     for word in words(_ORDINAL.sub(" ", describing)):
         if word == "search" or word not in _NOT_NAMING or word in named:
             weights.setdefault(word, _KEYWORD_WEIGHT)
+            for icon in _ICON_NAMES.get(word, ()):  # "Delete X's email": the trash icon
+                weights.setdefault(icon, _KEYWORD_WEIGHT)
     for number in _ORDINAL.findall(describing):
         weights.setdefault(number, _ORDINAL_WEIGHT)
     position = _ORDINAL.search(_DESTINATION.sub(" ", describing))
@@ -208,6 +210,9 @@ def _mentions(lowered: list[str], options: tuple[str, ...]) -> bool:
     return any(word in options for word in lowered)
 
 
+# What an icon's class or label calls the control a task names by its action.
+_ICON_NAMES = {"delete": ("trash", "remove", "bin"), "remove": ("trash", "delete", "bin"),
+               "discard": ("trash", "delete", "bin"), "trash": ("delete", "remove")}
 # Imperatives that open a clause besides the operation verbs.
 _LEADING_VERBS = frozenset(
     ["find", "use", "focus", "switch", "expand", "forward", "reply", "delete", "mark", "star", "solve", "guess", "navigate", "show", "add", "remove", "save", "open", "close", "book", "buy"]

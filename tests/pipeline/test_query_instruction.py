@@ -399,3 +399,16 @@ def test_a_name_with_and_is_one_item_not_two_clauses():
     chosen = ["[listbox]  Trinidad and Tobago Anguilla Chad -> SELECT: Trinidad and Tobago"]
     weights = query_for_step(task, chosen).arguments["keyword_weights"]
     assert weights["submit"] == max(weights.values()) and "and" not in weights
+
+
+def test_a_control_named_by_its_action_is_found_by_its_icon():
+    # MiniWoB++ email-inbox-nl-turk: "Delete" names the <span class="trash"> of the row
+    html = ('<body><div class="email"><div>Lynette</div><span class="trash"></span>'
+            '<span class="star"></span></div><div class="email"><div>Kim</div>'
+            '<span class="trash"></span><span class="star"></span></div></body>')
+    page = distill(page_from_html(html))
+    plan = query_from_instruction("Please delete Lynette's emails.")
+    assert plan.arguments["keyword_weights"]["trash"] == 1.0
+    top = page.node_of(query_elements(page, **plan.arguments).refs[0])
+    assert page.state.nodes[top].attributes["class"] == "trash"
+    assert "Lynette" in page.state.text_content(page.state.nodes[top].parent)
