@@ -113,6 +113,14 @@ SECTIONS = (
         "BrowserGym MiniWoB benchmark, all five rounds: the same checkpoint, and a card's author "
         "line searched, a pointer bar no control, a name nowhere on the page looked for behind "
         "a menu")),
+    ("eval_browsergym_extremes", (
+        "BrowserGym MiniWoB benchmark, all five rounds: the same checkpoint, and a superlative "
+        "read on the page (the cheapest, the longest), an ordinal counted in its clause's role, "
+        "a filled form sent, what is done listed below what is still to do")),
+    ("eval_browsergym_round3", (
+        "BrowserGym MiniWoB benchmark, all five rounds: the engine of the run above, and the "
+        "checkpoint trained 20 minutes more on the recipe's records and DAgger states "
+        "re-rendered by that engine (round 3)")),
 )
 STEPS_CURVES = ("browsergym_steps", "browsergym_dagger", "browsergym_dagger2")
 EVAL_RESULTS = (*(name for name, _ in SECTIONS), "agent", "throughput_cache")

@@ -10,14 +10,17 @@ the instruction planner's) is a soft one, adding ``PREFER_BONUS`` to the element
 listing them even when no word matches; ``prefer_pending`` (the planner's too, unless the task
 undoes things) lists an element the page shows as already acted on -- a filled text field, a
 checked box, a selected item -- below every element still to do, so the next field outranks the
-one just filled however many of the task's words that one holds; ``calendar_date`` (the planner's, YYYY-MM-DD) reweighs the keywords for the month a
-calendar on the page shows (``dates.calendar_weights``), ``spin_value`` (the planner's too) for
+one just filled however many of the task's words that one holds; ``calendar_date`` (the
+planner's, YYYY-MM-DD) reweighs the keywords for the month a calendar on the page shows
+(``dates.calendar_weights``), ``spin_value`` (the planner's too) for
 the number a spinner holds (``spinners``), ``reveal_hidden`` (the planner's) a "more" or
 "menu" toggle when the heaviest words match nothing (the item is behind it), and ``ordinal``
 (the planner's "3rd") leads with that one of the largest set of matched elements alike (same
 tag, input type and class; of the preferred role, when some are), or on a paged list with the
 link to its page (``ordinals``), and ``extreme`` (the planner's "cheapest") with the one of them
-whose price, duration or number is the extreme one (``extremes``); ``text``, ``name``
+whose price, duration or number is the extreme one (``extremes``), and ``qualifier`` (the
+planner's "all posts *by @vel*") lists what only the heaviest words or only the qualifier name
+-- another's Like, vel's Share -- with the done ones; ``text``, ``name``
 (matched against the visible text and accessible name only) and ``keyword_weights`` score the
 elements that pass (see ``scoring``), and an element none of them matches is left out -- unless
 everything that passes the hard constraints fits in ``max_results`` (a small page, or a narrow
@@ -96,6 +99,7 @@ def query_elements(
     spin_value: str | None = None,
     ordinal: int | None = None,
     extreme: str | None = None,
+    qualifier: str | None = None,
     reveal_hidden: bool = False,
 ) -> QueryResult:
     index = index_for(page)
@@ -105,7 +109,7 @@ def query_elements(
         "keyword_weights": keyword_weights, "max_results": max_results,
         "prefer_role": prefer_role, "prefer_pending": prefer_pending,
         "calendar_date": calendar_date, "spin_value": spin_value, "ordinal": ordinal,
-        "extreme": extreme, "reveal_hidden": reveal_hidden,
+        "extreme": extreme, "qualifier": qualifier, "reveal_hidden": reveal_hidden,
     }  # fmt: skip
     criteria = parse_criteria(index, args)
     if isinstance(criteria, str):
@@ -202,9 +206,24 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
         target = extreme_target(index, _counted(index, hits, prefer), criteria.extreme)
         if target is not None:
             _lead(hits, target)
+    if criteria.qualifier is not None:  # "all posts by @vel": another's Like is none of them
+        done |= _half_named(index, keywords, criteria.qualifier)
     if queries or prefer is not None:
         hits.sort(key=lambda h: (h.ref in done, -h.score, h.ref))
     return hits
+
+
+def _half_named(index: PageIndex, keywords: list[tuple[Query, float]],
+                qualifier: Query) -> set[int]:
+    """The elements only one of the heaviest words ("Like") and the qualifier ("@vel") name:
+    another's Like, or vel's Share -- none of "all" the clause means."""
+    if not keywords:
+        return set()
+    top = max(weight for _, weight in keywords)
+    named = {ref for query, weight in keywords if weight == top for term in query.terms
+             for ref in index.postings.get(term, ())}
+    qualified = {ref for term in qualifier.terms for ref in index.postings.get(term, ())}
+    return named ^ qualified
 
 
 def _lead_revealers(index: PageIndex, hits: list[Hit], keywords: list[tuple[Query, float]]

@@ -63,7 +63,9 @@ _DESTINATION = re.compile(rf"\b(?:to|into|onto)\s+(?:the\s+)?{_ORDINAL_TEXT}", r
 _STEPPED_GOALS = ("calendar_date", "spin_value")  # a widget's goal (see ``dates``, ``spinners``)
 # query_elements arguments only the planner passes: no tool schema has them
 PLANNER_ONLY = frozenset({"prefer_role", "prefer_pending", "calendar_date", "spin_value",
-                          "ordinal", "extreme", "reveal_hidden"})
+                          "ordinal", "extreme", "qualifier", "reveal_hidden"})
+# "all posts by @vel", "every email from Kim Lee": the name that says which of them
+_QUALIFIER = re.compile(r"\b(?:by|from)\s+(@[\w.-]+|[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)")
 
 
 @dataclass(slots=True)
@@ -109,7 +111,10 @@ def query_from_instruction(
         unquoted = DATE.sub(" ", _QUOTED.sub(" ", instruction))  # a date's parts name nothing
         describing = _after_marker(unquoted) if op != "CLICK" else unquoted
     named = handles(describing)
+    every = bool(_EVERY_WORDS.intersection(lowered))  # "on all posts by @vel"
     for word in words(_ORDINAL.sub(" ", describing)):
+        if every and word in _EVERY_WORDS:
+            continue
         if word == "search" or word not in _NOT_NAMING or word in named:
             weights.setdefault(word, _KEYWORD_WEIGHT)
             for icon in _ICON_NAMES.get(word, ()):  # "Delete X's email": the trash icon
@@ -122,6 +127,9 @@ def query_from_instruction(
         arguments["calendar_date"] = date
     if position and int(position.group(1)) > 0:  # "the 3rd search result": of several alike
         arguments["ordinal"] = int(position.group(1))
+    qualifier = _QUALIFIER.search(instruction) if every else None
+    if qualifier:  # whose elements "all" means: the Like buttons of @vel's posts, no others
+        arguments["qualifier"] = qualifier.group(1)
     extreme = superlative(instruction)
     if extreme:  # "the cheapest flight": which of several alike, read on the page
         arguments["extreme"] = extreme
@@ -222,6 +230,9 @@ _FINISHING_WORDS = ("submit", "send", "search", "go", "ok")
 _BOTH_WORDS = frozenset({"both", "twice"})
 _EVERY_WORDS = frozenset({"all", "every", "each"})
 _EVERY_ACTIONS = 3  # unknown: a few
+# "on all posts by @vel": as many as the page shows -- the engine (``qualifier``) ranks the
+# next clause's element first once every one of them is done
+_QUALIFIED_EVERY_ACTIONS = 10
 # Verbs that act on what is already filled, ticked or chosen.
 _UNDOING_VERBS = frozenset({"uncheck", "untick", "deselect", "unselect", "clear", "erase",
                             "empty", "reset", "unmark", "unstar"})
@@ -430,9 +441,12 @@ def _served_clause(line: str, keys: list[_ClauseKey], free: list[int]) -> int | 
 
 def _actions_of(clause: str) -> int:
     """How many actions a clause likely takes: two for "both" ("into both text fields"), a few
-    for "all"/"every"/"each" ("on all posts by @vel") and for a date picked from a calendar
-    (open it, page to the month, pick the day), else one."""
+    for "all"/"every"/"each" and for a date picked from a calendar (open it, page to the month,
+    pick the day), as many as it takes for "all" with a qualifier ("on all posts by @vel"),
+    else one."""
     said = set(words(clause))
+    if said & _EVERY_WORDS and _QUALIFIER.search(clause):
+        return _QUALIFIED_EVERY_ACTIONS
     if said & _EVERY_WORDS or (month_terms(clause) and _operation(words(clause)) != "TYPE"):
         return _EVERY_ACTIONS
     return 2 if said & _BOTH_WORDS else 1

@@ -237,8 +237,10 @@ def test_what_the_page_shows_as_done_ranks_below_what_is_still_to_do():
     [
         ('Enter the password "x" into both text fields and press submit.', 1, "both"),
         ('Enter the password "x" into both text fields and press submit.', 2, "submit"),
-        ("Click the Retweet button on all posts by @vel and then click Submit.", 2, "retweet"),
-        ("Click the Retweet button on all posts by @vel and then click Submit.", 3, "submit"),
+        ("Click the Retweet button on all posts and then click Submit.", 2, "retweet"),
+        ("Click the Retweet button on all posts and then click Submit.", 3, "submit"),
+        # whose posts: as many as the page shows (test_all_posts_by_someone_are_theirs_alone)
+        ("Click the Retweet button on all posts by @vel and then click Submit.", 5, "retweet"),
     ],
 )
 def test_both_and_all_give_a_clause_more_than_one_action(task, position, weighs):
@@ -412,3 +414,29 @@ def test_a_control_named_by_its_action_is_found_by_its_icon():
     top = page.node_of(query_elements(page, **plan.arguments).refs[0])
     assert page.state.nodes[top].attributes["class"] == "trash"
     assert "Lynette" in page.state.text_content(page.state.nodes[top].parent)
+
+
+def social_feed(liked: set[int]) -> str:
+    """MiniWoB++ social-media-all: posts by their authors, each with its own Like."""
+    authors, bodies = ["@duis", "@nullam", "@duis"], ["Ut enim.", "Nisl.", "Eros."]
+    posts = "".join(
+        f'<div class="media"><span class="username">{author}</span><div class="body">{body}'
+        f'</div><span class="{"like active" if n in liked else "like"}"></span>'
+        f'<span class="share"></span></div>'
+        for n, (author, body) in enumerate(zip(authors, bodies, strict=True)))
+    return f'<body><div id="area">{posts}</div><button>Submit</button></body>'
+
+
+def test_all_posts_by_someone_are_theirs_alone():
+    task = 'Click the "Like" button on all posts by @duis and then click Submit.'
+    plan = query_for_step(task, [])
+    assert plan.arguments["qualifier"] == "@duis" and "all" not in plan.arguments[
+        "keyword_weights"]
+    page = distill(page_from_html(social_feed(set())))
+    top = page.node_of(query_elements(page, **plan.arguments).refs[0])
+    assert "@duis" in page.state.text_content(page.state.nodes[top].parent)
+    # both of @duis's posts liked: the third planned action is Submit, not @nullam's Like
+    page = distill(page_from_html(social_feed({0, 2})))
+    liked = ["[span]  Ut enim. -> CLICK", "[span]  Eros. -> CLICK"]
+    top = query_elements(page, **query_for_step(task, liked).arguments).refs[0]
+    assert page.state.text_content(page.node_of(top)) == "Submit"
