@@ -9,11 +9,11 @@ repeat on the page (tags, "Qty") are never used: they identify nothing. A button
 what the button does: it tells apart the text field it acts on (the box beside "Search"), but is
 no name for anything else in its card (a form's lone "Submit" does not name the list beside it,
 nor any of several text fields it sends), and the climb stops there: the card is found, it just
-has no name. A container that holds
-another element with the same label is a list of cards: only the texts between the element and
-its nearest twins are its own (a flat list of "Item A [Buy] Item B [Buy]"), and the climb stops
-there; when the card has no text that is its own alone, the text it shares with other cards of
-the list is used (two rows of an Odd/Even quiz showing "-5" are told apart from the row "8").
+has no name. A container that holds another element with the same label is a list of cards:
+only the texts between the element and its nearest twins are its own (a flat list of "Item A
+[Buy] Item B [Buy]"), and the climb stops there; when the card has no text that is its own
+alone, the text it shares with other cards of the list is used (two rows of an Odd/Even quiz
+showing "-5" are told apart from the row "8").
 
     card_context(entry, parents, counts) -> Card("Classic Kettle 1, $87.19", "Qty")
 
