@@ -64,8 +64,12 @@ _STEPPED_GOALS = ("calendar_date", "spin_value")  # a widget's goal (see ``dates
 # query_elements arguments only the planner passes: no tool schema has them
 PLANNER_ONLY = frozenset({"prefer_role", "prefer_pending", "calendar_date", "spin_value",
                           "ordinal", "extreme", "qualifier", "reveal_hidden"})
+# "forward the email to Kim", "give Kim Lee the message": a recipient, typed into the To field
+_NAME = r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*"  # capitalised words: "Kim", "Kim Lee"
+_RECIPIENT = re.compile(rf"\b(?i:forward|send|e-?mail)\b.*?\bto\s+({_NAME})"
+                        rf"|\b(?i:give|send|forward)\s+({_NAME})\s+(?i:the|this|that)\b")
 # "all posts by @vel", "every email from Kim Lee": the name that says which of them
-_QUALIFIER = re.compile(r"\b(?:by|from)\s+(@[\w.-]+|[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)")
+_QUALIFIER = re.compile(rf"\b(?:by|from)\s+(@[\w.-]+|{_NAME})")
 
 
 @dataclass(slots=True)
@@ -84,9 +88,12 @@ def query_from_instruction(
     lowered = words(instruction)
     op = _operation(lowered)
     typed = [q for q in quoted if _is_typed_text(instruction, q)]
+    recipient = _RECIPIENT.search(instruction) if op == "CLICK" else None
     if typed:  # 'reply ... with the text "X"': X is typed, it names nothing
         op = "TYPE" if op == "CLICK" else op
         value, naming = typed[0], [q for q in quoted if q not in typed]
+    elif recipient:  # "forward it to Kim": Kim is typed into the To field
+        op, value, naming = "TYPE", recipient.group(1) or recipient.group(2), quoted
     else:
         value, naming = _split_value(instruction, quoted, op)
     weights: dict[str, float] = {}
@@ -109,7 +116,8 @@ def query_from_instruction(
         describing = "search"
     else:
         unquoted = DATE.sub(" ", _QUOTED.sub(" ", instruction))  # a date's parts name nothing
-        describing = _after_marker(unquoted) if op != "CLICK" else unquoted
+        describing = _after_marker(unquoted) if op != "CLICK" and not recipient else unquoted
+        describing = describing.replace(value, " ") if recipient else describing
     named = handles(describing)
     every = bool(_EVERY_WORDS.intersection(lowered))  # "on all posts by @vel"
     for word in words(_ORDINAL.sub(" ", describing)):
@@ -119,6 +127,8 @@ def query_from_instruction(
             weights.setdefault(word, _KEYWORD_WEIGHT)
             for icon in _ICON_NAMES.get(word, ()):  # "Delete X's email": the trash icon
                 weights.setdefault(icon, _KEYWORD_WEIGHT)
+    if recipient:  # what is passed on to someone is forwarded ("Give Kim the message ...")
+        weights.setdefault("forward", _KEYWORD_WEIGHT)
     for number in _ORDINAL.findall(describing):
         weights.setdefault(number, _ORDINAL_WEIGHT)
     position = _ORDINAL.search(_DESTINATION.sub(" ", describing))
@@ -141,8 +151,8 @@ def query_from_instruction(
     else:  # nothing word-like ("♥♥♥"): search the quoted phrase, else the whole instruction
         arguments["text"] = " ".join(naming) or instruction.strip() or "*"
     role = _role_for(op, lowered)
-    if role and not single:  # one step of a longer task: a preference, never a filter
-        arguments["prefer_role"] = role
+    if role and (not single or recipient):  # one step of a longer task (a recipient's: open,
+        arguments["prefer_role"] = role  # forward, type, send): a preference, never a filter
     elif role and _single_action(lowered):  # a filter would hide the later steps' elements
         arguments["role"] = role
     return InstructionQuery(op=op, value=value, arguments=arguments)

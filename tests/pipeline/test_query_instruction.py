@@ -440,3 +440,28 @@ def test_all_posts_by_someone_are_theirs_alone():
     liked = ["[span]  Ut enim. -> CLICK", "[span]  Eros. -> CLICK"]
     top = query_elements(page, **query_for_step(task, liked).arguments).refs[0]
     assert page.state.text_content(page.node_of(top)) == "Submit"
+
+
+@pytest.mark.parametrize(("task", "recipient"), [
+    ("Look for the email that Bobine wrote and forward it to Bevvy", "Bevvy"),
+    ("Forward to Cathrine the e-mail from Evy.", "Cathrine"),
+    ("Give Bobine the message you received from Cora,", "Bobine"),
+    ("Send Bettine the information Lidia sent to you.", "Bettine"),
+])
+def test_a_recipient_is_typed_into_the_to_field(task, recipient):
+    # MiniWoB++ email-inbox-forward-nl(-turk): the forward form, its To field still empty
+    form = ('<body><div id="forward"><span id="close-forward"></span>'
+            '<span id="send-forward"></span><label>to: <input type="text" '
+            'class="forward-sender"{}></label><label>subject: <input type="text" '
+            'value="Lacus. At sit."></label></div></body>')
+    history = ["[div]  Cora In id. -> CLICK", "[span]  Forward -> CLICK"]  # the email opened
+    plan = query_for_step(task, history)
+    assert (plan.op, plan.value) == ("TYPE", recipient)
+    page = distill(page_from_html(form.format("")))
+    top = page.node_of(query_elements(page, **plan.arguments).refs[0])
+    assert page.state.nodes[top].attributes["class"] == "forward-sender"
+    typed = [*history, f"[textbox]  to: -> TYPE: {recipient}"]
+    page = distill(page_from_html(form.format(f' value="{recipient}"')))
+    top = page.node_of(query_elements(page, **query_for_step(task, typed).arguments).refs[0])
+    assert page.state.nodes[top].attributes["id"] == "send-forward"
+    assert "role" not in query_for_step(task, []).arguments  # the inbox has no To field yet
