@@ -39,7 +39,7 @@ Op = Literal["CLICK", "TYPE", "SELECT"]
 _QUOTED = re.compile(r"[\"“”‘’]([^\"“”‘’]+)[\"“”‘’]|(?<!\w)'([^']+)'(?!\w)")
 _TYPE_VERBS = frozenset({"type", "enter", "fill", "write", "input", "search", "paste"})
 _SELECT_VERBS = frozenset({"select", "choose", "pick"})
-_CLICK_VERBS = frozenset({"click", "tap", "press", "open", "go", "check", "uncheck", "toggle"})
+_CLICK_VERBS = frozenset({"click", "tap", "press", "push", "open", "go", "check", "uncheck", "toggle"})
 _ACTION_WORDS = frozenset(
     ["click", "tap", "press", "hit", "push", "open", "go", "navigate", "find", "locate", "then", "also", "please", "want", "would", "like", "need", "some", "just", "now", "button", "link", "field", "box", "input", "textbox", "text", "area", "element", "item", "option", "dropdown", "list", "menu", "put", "show", "get", "take", "make", "let"]
 )
@@ -233,7 +233,7 @@ _ICON_NAMES = {"delete": ("trash", "remove", "bin"), "remove": ("trash", "delete
                "discard": ("trash", "delete", "bin"), "trash": ("delete", "remove")}
 # Imperatives that open a clause besides the operation verbs.
 _LEADING_VERBS = frozenset(
-    ["find", "use", "focus", "switch", "expand", "forward", "reply", "delete", "mark", "star", "solve", "guess", "navigate", "show", "add", "remove", "save", "open", "close", "book", "buy"]
+    ["find", "use", "focus", "switch", "expand", "forward", "reply", "delete", "mark", "star", "solve", "guess", "navigate", "show", "add", "remove", "save", "open", "close", "book", "buy", "scroll"]
 )
 # The commands that send a form when the task ends by typing or choosing without naming one.
 _FINISHING_WORDS = ("submit", "send", "search", "go", "ok")
@@ -248,8 +248,12 @@ _UNDOING_VERBS = frozenset({"uncheck", "untick", "deselect", "unselect", "clear"
                             "empty", "reset", "unmark", "unstar"})
 # Verbs of a clause that may only say what to work out, not what to act on.
 _EXPLORING_VERBS = frozenset(
-    {"find", "solve", "navigate", "look", "read", "figure", "scroll", "copy", "count"})
+    {"find", "solve", "navigate", "look", "read", "figure", "copy", "count"})
 _CLAUSE_SPLIT = re.compile(r",?\s+(?:and\s+)?then\s+|\s+and\s+|;\s*|\.\s+(?=[A-Z])")
+# "Scroll to the end of the text, enter ...": a comma before a verb, in a clause that opens with
+# one ("For the user @kim, click ..." is one clause)
+_VERB_AFTER_COMMA = re.compile(
+    rf",\s+(?=(?i:{'|'.join(sorted(_OPERATION_VERBS | _LEADING_VERBS))})\b)")
 _LEADING_VERB = re.compile(r"^\s*(\w+)\b")
 _PLACE = re.compile(r"\b[A-Z][a-z]+, [A-Z]{2}(?= [a-z]|$)")  # "from San Jose, CA to Boston"
 _PLACEHOLDER = re.compile(r"\x00(\d+)\x00")  # a quoted phrase hidden while the task is split
@@ -265,7 +269,9 @@ def task_clauses(task: str) -> list[str]:
     verb = ""
     hidden, phrases = _protect_quotes(task)
     hidden = _NAME_WITH_AND.sub(_keep_name, hidden)
-    for part in (p.strip(" .,") for p in _CLAUSE_SPLIT.split(hidden)):
+    parts = [piece for part in _CLAUSE_SPLIT.split(hidden) for piece in (
+        _VERB_AFTER_COMMA.split(part) if _opens_with_verb(part) or _exploratory(part) else [part])]
+    for part in (p.strip(" .,") for p in parts):
         if not part:
             continue
         if _opens_with_verb(part):

@@ -60,6 +60,14 @@ def test_task_clauses_follow_the_steps():
         "type that into the textbox", 'press "Submit"']
     plan = query_for_step('Enter "Kelly" into the text field and press Submit.', ["typed"])
     assert plan.op == "CLICK" and plan.arguments["keyword_weights"] == {"submit": 1.0}
+    # a comma before a verb ends a clause that opens with one; scrolling is a step of its own
+    assert task_clauses('Scroll down to the bottom of the textarea, enter the name "Cristin" '
+                        'then press "Cancel"') == [
+        "Scroll down to the bottom of the textarea", 'enter the name "Cristin"', 'press "Cancel"']
+    assert task_clauses('For the user @kim, click the "Block" button.') == [
+        'For the user @kim, click the "Block" button']  # who, not a step
+    assert task_clauses("Scroll the textarea to the bottom then push submit.") == [
+        "Scroll the textarea to the bottom", "push submit"]
 
 
 def test_a_step_of_a_longer_task_prefers_the_role_and_searches_the_other_clauses():
