@@ -23,7 +23,7 @@ from report_serve import SERVE_RESULTS, serve_section
 from report_unseen import UNSEEN_RESULTS, unseen_sections
 from targets import per_1000_nodes
 
-RESULTS = ("serializer", "html", "memory", "query", "retrieval", "datagen", "training")
+RESULTS = ("serializer", "html", "memory", "query", "retrieval", "datagen", "planner", "training")
 ISSUE_OF = {"serializer": 2, "html": 2, "memory": 2, "query": 3, "retrieval": 3, "datagen": 4,
             "training": 5}
 
@@ -126,6 +126,7 @@ bash benchmarks/peers/setup_browser_use.sh      # browser-use in .cache/peers/br
 .venv/bin/python benchmarks/query_benchmark.py
 .venv/bin/python benchmarks/retrieval_benchmark.py
 .venv/bin/python benchmarks/datagen_benchmark.py
+.venv/bin/python benchmarks/planner_benchmark.py   # after the recipe's record stage
 .venv/bin/python benchmarks/training_benchmark.py --speed bf16 fp32 --weights 5 --curves 5 1
 .venv/bin/python benchmarks/serve_benchmark.py
 .venv/bin/python benchmarks/oracle_benchmark.py --seeds 20
@@ -165,6 +166,13 @@ DATAGEN_RECALL_NOTE = (
     "Recall@k (%) of the target on the recorded steps: a query built from the whole task "
     "(`query_from_instruction`, the same query for every step of a task), from the task's clause "
     "at the step's position (`query_for_step`), and the oracle teacher's last query:"
+)
+PLANNER_NOTE = (
+    "Command: `{command}` (the recorded episodes in `{records}`, built in the `planned` mode by "
+    "the engine of the commit). Where the oracle's target sits among the candidates a planned "
+    "step lists, on the action turns a student learns: `first` is candidate [1], `listed` "
+    "another candidate, `missing` none of them (the student has to query), `no_element` a key "
+    "press or done:"
 )
 MISSING = "_`benchmarks/results/{name}.json` is missing: that benchmark has not run._"
 NOTES = Path(__file__).with_name("NOTES.md")
@@ -235,6 +243,20 @@ def datagen_section(datagen: dict[str, Any] | None) -> list[str]:
             markdown_table(["stage", "passed", "failed", "skipped", "pass rate %"], stages), "",
             DATAGEN_RECALL_NOTE, "",
             markdown_table(["query", "R@1", "R@5", "R@10", "R@20"], recall)]
+
+
+def planner_section(planner: dict[str, Any] | None) -> list[str]:
+    if planner is None:
+        return ["", MISSING.format(name="planner")]
+    kinds = ("first", "listed", "missing", "no_element")
+    runs = [(f"`{planner['commit']}`", planner["summary"])]
+    if "before" in planner:
+        runs.append((f"`{planner['before']['commit']}`", planner["before"]["summary"]))
+    rows = [[commit, s["turns"], *(s[k] for k in kinds), 100 * s["first_share"]]
+            for commit, s in runs]
+    return ["", "## The planner's first candidate on the recorded training turns", "",
+            PLANNER_NOTE.format(command=planner["command"], records=planner["records"]), "",
+            markdown_table(["engine", "turns", *kinds, "first %"], rows)]
 
 
 W_CURVES_NOTE = ("W=1 against W=5 (short runs of the same config with `max_steps=60`, evaluated "
@@ -332,7 +354,8 @@ def build(results: dict[str, dict[str, Any] | None]) -> str:
     parts += serializer_section(results["serializer"])
     parts.append(scale_section(results))
     parts += query_section(results["query"]) + retrieval_section(results["retrieval"])
-    parts += datagen_section(results["datagen"]) + training_section(results["training"])
+    parts += datagen_section(results["datagen"]) + planner_section(results["planner"])
+    parts += training_section(results["training"])
     parts += ["", *eval_sections(results), *unseen_sections(results),
               *reliability_sections(results)]
     parts += ["", *serve_section(results["serve"])]

@@ -33,6 +33,7 @@ from pipeline.render import render_flat, render_outline
 from pipeline.tools.registry import TOOLS, ToolKind
 
 CANDIDATES = 3  # elements the ``planned`` mode lists for a step
+CANDIDATES_HEADER = "Candidates for this step (the engine's reading of the task, best first):"
 
 
 @dataclass(slots=True)
@@ -90,8 +91,7 @@ def step_candidates(task: str, history: Sequence[str], page: DistilledPage,
         return "Candidates for this step: none; find elements with the query tools."
     index = index_for(page)
     lines = [result_line(index, ref) for ref in refs[:count]]
-    return "Candidates for this step (the engine's reading of the task, best first):\n" + (
-        "\n".join(lines))
+    return CANDIDATES_HEADER + "\n" + "\n".join(lines)
 
 
 def tool_list(kind: ToolKind | None = None) -> str:
