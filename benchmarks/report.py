@@ -25,7 +25,7 @@ from targets import per_1000_nodes
 
 RESULTS = ("serializer", "html", "memory", "query", "retrieval", "datagen", "planner", "training")
 ISSUE_OF = {"serializer": 2, "html": 2, "memory": 2, "query": 3, "retrieval": 3, "datagen": 4,
-            "training": 5}
+            "planner": 3, "training": 5}
 
 
 def load_results(folder: Path) -> dict[str, dict[str, Any] | None]:

@@ -117,10 +117,10 @@ SECTIONS = (
         "BrowserGym MiniWoB benchmark, all five rounds: the same checkpoint, and a superlative "
         "read on the page (the cheapest, the longest), an ordinal counted in its clause's role, "
         "a filled form sent, what is done listed below what is still to do")),
-    ("eval_browsergym_round3", (
-        "BrowserGym MiniWoB benchmark, all five rounds: the engine of the run above, and the "
-        "checkpoint trained 20 minutes more on the recipe's records and DAgger states "
-        "re-rendered by that engine (round 3)")),
+    ("eval_browsergym_recipients", (
+        "BrowserGym MiniWoB benchmark, all five rounds: the same checkpoint, and a recipient "
+        "typed into the To field, 'all posts by @x' read as x's alone, 'Delete' as the trash "
+        "icon, a comma before a verb ending a clause")),
 )
 STEPS_CURVES = ("browsergym_steps", "browsergym_dagger", "browsergym_dagger2")
 EVAL_RESULTS = (*(name for name, _ in SECTIONS), "agent", "throughput_cache")
