@@ -184,7 +184,7 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
     else:
         candidates = list(index.entries)
     hits: list[Hit] = []
-    done: set[int] = set()  # acted on already: below every hit still to do (``prefer_pending``)
+    last: set[int] = set()  # done already (``prefer_pending``), or not the clause's ``qualifier``
     for ref in candidates:
         entry = index.entries[ref]
         if all(c.allows(entry) for c in constraints):
@@ -195,7 +195,7 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
             if hit is not None:
                 hits.append(hit)
                 if criteria.pending and acted_on(entry):
-                    done.add(ref)
+                    last.add(ref)
     if criteria.reveal and keywords:
         _lead_revealers(index, hits, keywords)
     if criteria.ordinal:
@@ -207,9 +207,9 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
         if target is not None:
             _lead(hits, target)
     if criteria.qualifier is not None:  # "all posts by @vel": another's Like is none of them
-        done |= _half_named(index, keywords, criteria.qualifier)
+        last |= _half_named(index, keywords, criteria.qualifier)
     if queries or prefer is not None:
-        hits.sort(key=lambda h: (h.ref in done, -h.score, h.ref))
+        hits.sort(key=lambda h: (h.ref in last, -h.score, h.ref))
     return hits
 
 
