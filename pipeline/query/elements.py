@@ -217,13 +217,17 @@ def _half_named(index: PageIndex, keywords: list[tuple[Query, float]],
                 qualifier: Query) -> set[int]:
     """The elements only one of the heaviest words ("Like") and the qualifier ("@vel") name:
     another's Like, or vel's Share -- none of "all" the clause means."""
+    qualified = {ref for term in qualifier.terms for ref in index.postings.get(term, ())}
+    return _heaviest_named(index, keywords) ^ qualified
+
+
+def _heaviest_named(index: PageIndex, keywords: list[tuple[Query, float]]) -> set[int]:
+    """The elements the heaviest of the keywords (the name a task quotes) match."""
     if not keywords:
         return set()
     top = max(weight for _, weight in keywords)
-    named = {ref for query, weight in keywords if weight == top for term in query.terms
-             for ref in index.postings.get(term, ())}
-    qualified = {ref for term in qualifier.terms for ref in index.postings.get(term, ())}
-    return named ^ qualified
+    return {ref for query, weight in keywords if weight == top for term in query.terms
+            for ref in index.postings.get(term, ())}
 
 
 def _lead_revealers(index: PageIndex, hits: list[Hit], keywords: list[tuple[Query, float]]
@@ -231,9 +235,7 @@ def _lead_revealers(index: PageIndex, hits: list[Hit], keywords: list[tuple[Quer
     """When the heaviest words (the name the task quotes) match no element on the page, what
     it names is likely behind a menu: a hit that says "more", "menu", "options" (or shows "…")
     gains ``REVEAL_BONUS`` -- the "more" toggle of the right post above its Reply and Like."""
-    top = max(weight for _, weight in keywords)
-    if any(index.postings.get(term) for query, weight in keywords if weight == top
-           for term in query.terms):
+    if _heaviest_named(index, keywords):
         return
     for hit in hits:
         entry = index.entries[hit.ref]
@@ -243,8 +245,8 @@ def _lead_revealers(index: PageIndex, hits: list[Hit], keywords: list[tuple[Quer
 
 
 def _counted(index: PageIndex, hits: list[Hit], prefer: Constraint | None) -> list[int]:
-    """What an ordinal counts among: the matched elements of the role the step needs ("the
-    2nd textbox" beside three radios), all matched elements when none has it."""
+    """What an ordinal or a superlative counts among: the matched elements of the role the step
+    needs ("the 2nd textbox" beside three radios), all matched elements when none has it."""
     matched = [hit.ref for hit in hits if hit.score > 0]
     if prefer is None:
         return matched

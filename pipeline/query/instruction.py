@@ -39,7 +39,8 @@ Op = Literal["CLICK", "TYPE", "SELECT"]
 _QUOTED = re.compile(r"[\"“”‘’]([^\"“”‘’]+)[\"“”‘’]|(?<!\w)'([^']+)'(?!\w)")
 _TYPE_VERBS = frozenset({"type", "enter", "fill", "write", "input", "search", "paste"})
 _SELECT_VERBS = frozenset({"select", "choose", "pick"})
-_CLICK_VERBS = frozenset({"click", "tap", "press", "push", "open", "go", "check", "uncheck", "toggle"})
+_CLICK_VERBS = frozenset(
+    {"click", "tap", "press", "push", "open", "go", "check", "uncheck", "toggle"})
 _ACTION_WORDS = frozenset(
     ["click", "tap", "press", "hit", "push", "open", "go", "navigate", "find", "locate", "then", "also", "please", "want", "would", "like", "need", "some", "just", "now", "button", "link", "field", "box", "input", "textbox", "text", "area", "element", "item", "option", "dropdown", "list", "menu", "put", "show", "get", "take", "make", "let"]
 )
@@ -137,9 +138,9 @@ def query_from_instruction(
         arguments["calendar_date"] = date
     if position and int(position.group(1)) > 0:  # "the 3rd search result": of several alike
         arguments["ordinal"] = int(position.group(1))
-    qualifier = _QUALIFIER.search(instruction) if every else None
+    qualifier = _qualifier(instruction)
     if qualifier:  # whose elements "all" means: the Like buttons of @vel's posts, no others
-        arguments["qualifier"] = qualifier.group(1)
+        arguments["qualifier"] = qualifier
     extreme = superlative(instruction)
     if extreme:  # "the cheapest flight": which of several alike, read on the page
         arguments["extreme"] = extreme
@@ -233,7 +234,9 @@ _ICON_NAMES = {"delete": ("trash", "remove", "bin"), "remove": ("trash", "delete
                "discard": ("trash", "delete", "bin"), "trash": ("delete", "remove")}
 # Imperatives that open a clause besides the operation verbs.
 _LEADING_VERBS = frozenset(
-    ["find", "use", "focus", "switch", "expand", "forward", "reply", "delete", "mark", "star", "solve", "guess", "navigate", "show", "add", "remove", "save", "open", "close", "book", "buy", "scroll"]
+    ["find", "use", "focus", "switch", "expand", "forward", "reply", "delete", "mark", "star",
+     "solve", "guess", "navigate", "show", "add", "remove", "save", "open", "close", "book", "buy",
+     "scroll"]
 )
 # The commands that send a form when the task ends by typing or choosing without naming one.
 _FINISHING_WORDS = ("submit", "send", "search", "go", "ok")
@@ -327,7 +330,7 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
              for clause in clauses] if len(clauses) > 1 else []
     at, finished = _clause_at(parts, steps, history)
     single = len(clauses) == 1 and not history
-    plan = query_from_instruction(clauses[at], max_results, single=single)
+    plan = parts[at] if parts else query_from_instruction(clauses[at], max_results, single=single)
     if not _UNDOING_VERBS.intersection(words(task)):  # filled or ticked: most likely not next
         plan.arguments["prefer_pending"] = True
     plan.arguments["reveal_hidden"] = True  # a name nowhere on the page: look behind a menu
@@ -390,13 +393,14 @@ def _weaken_served(weights: dict[str, float], clause: str, history: list[str]) -
     none: the suggestion that carries the typed words is still to pick. A date's words stay: a
     calendar takes several clicks before its day, until the day itself was picked."""
     served: set[str] = set()
-    days = {date[-2:].lstrip("0") for date in [picked_date(clause)] if date}
+    date = picked_date(clause)
+    day = str(int(date[-2:])) if date else None  # as a calendar shows it: "09" -> "9"
     date_done = False
     for line in history:
         found = _HISTORY_LINE.match(line)
         if found is not None and found["op"] != "TYPE":
             served.update(words(found["name"]), words(found["value"] or ""))
-            date_done = date_done or found["name"].strip() in days  # the day itself picked
+            date_done = date_done or found["name"].strip() == day  # the day itself picked
     kept = set() if date_done else set(date_terms(clause)) | set(month_terms(clause))
     for word in served.intersection(weights).difference(kept):
         weights[word] = min(weights[word], _FAR_CONTEXT_WEIGHT)
@@ -461,11 +465,18 @@ def _actions_of(clause: str) -> int:
     pick the day), as many as it takes for "all" with a qualifier ("on all posts by @vel"),
     else one."""
     said = set(words(clause))
-    if said & _EVERY_WORDS and _QUALIFIER.search(clause):
+    if _qualifier(clause):
         return _QUALIFIED_EVERY_ACTIONS
     if said & _EVERY_WORDS or (month_terms(clause) and _operation(words(clause)) != "TYPE"):
         return _EVERY_ACTIONS
     return 2 if said & _BOTH_WORDS else 1
+
+
+def _qualifier(text: str) -> str | None:
+    """The name that says which of "all" the text means ("@vel" in "on all posts by @vel"),
+    None without "all"/"every"/"each" or without such a name."""
+    found = _QUALIFIER.search(text) if _EVERY_WORDS.intersection(words(text)) else None
+    return found.group(1) if found else None
 
 
 def _exploratory(clause: str) -> bool:

@@ -3,12 +3,12 @@
     nth_target(index, matched_refs, 3)   # the 3rd of the largest set of matched elements alike
     nth_target(index, matched_refs, 9)   # 3 results a page, page 1 shown: the pager's "3" link
 
-Elements alike share their tag, input type and class, as a list's results do; the ordinal counts among the
-largest such set of the elements the query matched. A page that shows a numbered pager (links
-"1", "2", "3", one of them marked as the current page) holds only one page of the results: the
-ordinal is then counted across pages, with as many results a page as the current one shows (the
-largest set alike besides the pager), and when the wanted result is on another page the target
-is that page's link, or the next/previous link when the pager does not number it.
+Elements alike share their tag, input type and class, as a list's results do; the ordinal counts
+among the largest such set of the elements the query matched. A page that shows a numbered pager
+(links "1", "2", "3", one of them marked as the current page) holds only one page of the results:
+the ordinal is then counted across pages, with as many results a page as the current one shows (the
+largest set alike besides the pager), and when the wanted result is on another page the target is
+that page's link, or the next/previous link when the pager does not number it.
 """
 
 from __future__ import annotations
