@@ -15,7 +15,8 @@ the drawing is marked:
   icon-sized ``<svg>`` is part of the control around it.
 
 The noise pass keeps the parts ``svg_part_reading`` names (and a drawing surface itself); the
-interactivity pass gives them tiers (``svg_clickable``).
+interactivity pass gives them tiers (``svg_clickable``). ``shape_name`` says what a shape is
+drawn as ("circle", "square", "triangle"), the word a task uses for an element with no text.
 """
 
 from __future__ import annotations
@@ -29,12 +30,35 @@ SVG_SHAPES = frozenset({"circle", "rect", "ellipse", "polygon", "polyline", "pat
                         "text", "tspan", "use", "image", "g"})  # a marked <g>: a clickable group
 EMPTY_SHAPES = SVG_SHAPES - {"g", "text", "tspan"}  # drawn, saying nothing
 SURFACE_MIN = 40  # px: an <svg> this size a side or more is a drawing, not an icon
+_POLYGONS = {3: "triangle", 4: "quadrilateral", 5: "pentagon", 6: "hexagon"}
 
 
 def marked_svg_part(node: Node) -> bool:
     """An SVG shape, text or group with an id, a class or its own pointer cursor in its style."""
     attrs = node.attributes
     return node.tag in SVG_SHAPES and ("id" in attrs or "class" in attrs or _pointer(node))
+
+
+def shape_name(node: Node) -> str:
+    """What an SVG shape is drawn as, from its markup alone: a ``circle``; a ``rect`` a
+    "square" when its width and height are equal, else a "rectangle"; an ``ellipse`` an
+    "ellipse" (a "circle" with equal radii); a ``polygon`` named by its corners ("triangle"
+    for three points); "" for anything else or a shape whose markup does not say."""
+    attrs = node.attributes
+    if node.tag == "circle":
+        return "circle"
+    if node.tag == "rect":
+        sides = {pixels(attrs.get(key, ""), unitless=True) for key in ("width", "height")}
+        return "" if None in sides else "square" if len(sides) == 1 else "rectangle"
+    if node.tag == "ellipse":
+        return "circle" if attrs.get("rx") and attrs.get("rx") == attrs.get("ry") else "ellipse"
+    if node.tag == "polygon":
+        numbers = attrs.get("points", "").replace(",", " ").split()
+        corners = list(zip(numbers[::2], numbers[1::2]))
+        if len(corners) > 1 and corners[0] == corners[-1]:  # closed by repeating the first
+            corners.pop()
+        return _POLYGONS.get(len(corners), "") if len(numbers) % 2 == 0 else ""
+    return ""
 
 
 def svg_part_reading(parts: list[Node], cleaned: bool) -> Callable[[Node], bool]:

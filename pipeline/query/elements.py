@@ -18,7 +18,9 @@ the number a spinner holds (``spinners``), ``reveal_hidden`` (the planner's) a "
 (the planner's "3rd") leads with that one of the largest set of matched elements alike (same
 tag, input type and class; of the preferred role, when some are), or on a paged list with the
 link to its page (``ordinals``), and ``extreme`` (the planner's "cheapest") with the one of them
-whose price, duration or number is the extreme one (``extremes``), and ``qualifier`` (the
+whose price, duration or number is the extreme one (``extremes``), ``affix`` (the planner's
+"an item that starts with "An"") with the element still to do that shows such a word
+(``affixes``: a suggestion), and ``qualifier`` (the
 planner's "all posts *by @vel*") lists what only the heaviest words or only the qualifier name
 -- another's Like, vel's Share -- with the done ones; ``text``, ``name``
 (matched against the visible text and accessible name only) and ``keyword_weights`` score the
@@ -40,6 +42,7 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz, process
 
 from pipeline.distill.model import DistilledPage
+from pipeline.query.affixes import affix_target
 from pipeline.query.criteria import Constraint, Criteria, parse_criteria
 from pipeline.query.extremes import extreme_target
 from pipeline.query.filters import acted_on, landmark_spec
@@ -101,6 +104,7 @@ def query_elements(
     extreme: str | None = None,
     qualifier: str | None = None,
     reveal_hidden: bool = False,
+    affix: tuple[str, str] | None = None,
 ) -> QueryResult:
     index = index_for(page)
     args = {
@@ -110,6 +114,7 @@ def query_elements(
         "prefer_role": prefer_role, "prefer_pending": prefer_pending,
         "calendar_date": calendar_date, "spin_value": spin_value, "ordinal": ordinal,
         "extreme": extreme, "qualifier": qualifier, "reveal_hidden": reveal_hidden,
+        "affix": affix,
     }  # fmt: skip
     criteria = parse_criteria(index, args)
     if isinstance(criteria, str):
@@ -205,6 +210,10 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
     if criteria.extreme:
         target = extreme_target(index, _counted(index, hits, prefer), criteria.extreme)
         if target is not None:
+            _lead(hits, target)
+    if criteria.affix:
+        target = affix_target(index, criteria.affix)
+        if target is not None and all(c.allows(index.entries[target]) for c in constraints):
             _lead(hits, target)
     if criteria.qualifier is not None:  # "all posts by @vel": another's Like is none of them
         last |= _half_named(index, keywords, criteria.qualifier)

@@ -10,7 +10,8 @@ name, href and every other attribute from the PageState (never the label-leak ma
 event handlers or data: URLs) plus a select's option texts. A field equal to an earlier one is
 skipped -- except the colour an element without text is painted in, in words
 (``distill.colours``: a swatch, a shape), a tier-3 field of its own even where an attribute says
-the same word (a swatch that says "white" twice edges ahead of one only painted white).
+the same word (a swatch that says "white" twice edges ahead of one only painted white), and the
+shape an SVG shape without text is drawn as (``svg_markup.shape_name``: "circle", "triangle").
 ``index_for`` keeps the index on the page it indexes (``DistilledPage.derived``), so the
 tools can be called with the page alone and never rebuild for the same page.
 """
@@ -23,6 +24,7 @@ from functools import lru_cache
 
 from pipeline.distill.colours import painted_colour
 from pipeline.distill.model import DistilledPage, DNode
+from pipeline.distill.svg_markup import shape_name
 from pipeline.html.mind2web_format import is_leak_marker
 from pipeline.page_state import Node, PageState
 from pipeline.query.context import Counts, card_context, is_generic
@@ -220,6 +222,9 @@ def _fields(state: PageState, dnode: DNode, node: Node, text: str) -> list[Field
     colour = " ".join(w for w in painted_colour(node, state).split() if w not in said)
     if colour:
         out.append(make_field(3, "colour", colour))
+    shape = "" if text else shape_name(node)  # a drawn shape is called what it looks like
+    if shape:
+        out.append(make_field(3, "shape", shape))
     return out
 
 

@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from pipeline.query.affixes import affix
 from pipeline.query.dates import DATE, date_terms, month_terms, picked_date
 from pipeline.query.extremes import superlative
 from pipeline.query.spinners import spin_value
@@ -64,11 +65,14 @@ _DESTINATION = re.compile(rf"\b(?:to|into|onto)\s+(?:the\s+)?{_ORDINAL_TEXT}", r
 _STEPPED_GOALS = ("calendar_date", "spin_value")  # a widget's goal (see ``dates``, ``spinners``)
 # query_elements arguments only the planner passes: no tool schema has them
 PLANNER_ONLY = frozenset({"prefer_role", "prefer_pending", "calendar_date", "spin_value",
-                          "ordinal", "extreme", "qualifier", "reveal_hidden"})
+                          "ordinal", "extreme", "qualifier", "reveal_hidden", "affix"})
 # "forward the email to Kim", "give Kim Lee the message": a recipient, typed into the To field
 _NAME = r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*"  # capitalised words: "Kim", "Kim Lee"
 _RECIPIENT = re.compile(rf"\b(?i:forward|send|e-?mail)\b.*?\bto\s+({_NAME})"
                         rf"|\b(?i:give|send|forward)\s+({_NAME})\s+(?i:the|this|that)\b")
+# "drag all circles into the black box": what is dragged, then where it goes (named, not acted on)
+_DRAGGING = re.compile(r"^\s*(?:drag|move|put|place)\b(?P<dragged>.*?)"
+                       r"\b(?:into|onto|to|over|inside)\b(?P<destination>.*)$", re.IGNORECASE)
 # "all posts by @vel", "every email from Kim Lee": the name that says which of them
 _QUALIFIER = re.compile(rf"\b(?:by|from)\s+(@[\w.-]+|{_NAME})")
 
@@ -130,6 +134,7 @@ def query_from_instruction(
                 weights.setdefault(icon, _KEYWORD_WEIGHT)
     if recipient:  # what is passed on to someone is forwarded ("Give Kim the message ...")
         weights.setdefault("forward", _KEYWORD_WEIGHT)
+    _weaken_destination(weights, instruction)
     for number in _ORDINAL.findall(describing):
         weights.setdefault(number, _ORDINAL_WEIGHT)
     position = _ORDINAL.search(_DESTINATION.sub(" ", describing))
@@ -144,6 +149,9 @@ def query_from_instruction(
     extreme = superlative(instruction)
     if extreme:  # "the cheapest flight": which of several alike, read on the page
         arguments["extreme"] = extreme
+    ends = affix(instruction)
+    if ends:  # "an item that starts with "An"": the suggestion that shows "Antarctica"
+        arguments["affix"] = ends
     number = spin_value(instruction) if op != "TYPE" else None  # (never a date's part)
     if number:  # set with a spinner's arrows, if the page shows one
         arguments["spin_value"] = number
@@ -157,6 +165,17 @@ def query_from_instruction(
     elif role and _single_action(lowered):  # a filter would hide the later steps' elements
         arguments["role"] = role
     return InstructionQuery(op=op, value=value, arguments=arguments)
+
+
+def _weaken_destination(weights: dict[str, float], instruction: str) -> None:
+    """In a drag ("Move all circles into the black box"), the words naming only where the
+    dragged element goes weigh as a far clause's: the box is not what is dragged."""
+    dragged = _DRAGGING.match(instruction)
+    if dragged is None:
+        return
+    naming = set(words(dragged["dragged"]))
+    for word in set(words(dragged["destination"])).intersection(weights).difference(naming):
+        weights[word] = min(weights[word], _FAR_CONTEXT_WEIGHT)
 
 
 def _role_for(op: Op, lowered: list[str]) -> str | None:
@@ -252,7 +271,9 @@ _UNDOING_VERBS = frozenset({"uncheck", "untick", "deselect", "unselect", "clear"
 # Verbs of a clause that may only say what to work out, not what to act on.
 _EXPLORING_VERBS = frozenset(
     {"find", "solve", "navigate", "look", "read", "figure", "copy", "count"})
-_CLAUSE_SPLIT = re.compile(r",?\s+(?:and\s+)?then\s+|\s+and\s+|;\s*|\.\s+(?=[A-Z])")
+# ("... an item that starts with "An" and ends with "ica"": one clause, describing the item)
+_CLAUSE_SPLIT = re.compile(r",?\s+(?:and\s+)?then\s+|\s+and\s+(?!(?:starts?|ends?|begins?"
+                           r"|contains?|has|is|are)\b)|;\s*|\.\s+(?=[A-Z])")
 # "Scroll to the end of the text, enter ...": a comma before a verb, in a clause that opens with
 # one ("For the user @kim, click ..." is one clause)
 _VERB_AFTER_COMMA = re.compile(

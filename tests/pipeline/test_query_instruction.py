@@ -473,3 +473,51 @@ def test_a_recipient_is_typed_into_the_to_field(task, recipient):
     top = page.node_of(query_elements(page, **query_for_step(task, typed).arguments).refs[0])
     assert page.state.nodes[top].attributes["id"] == "send-forward"
     assert "role" not in query_for_step(task, []).arguments  # the inbox has no To field yet
+
+
+def drawing(shapes: str) -> str:
+    """MiniWoB++ drag-shapes: coloured SVG shapes, the box they go into, and Submit."""
+    return (f'<body><svg width="160" height="160">{shapes}</svg>'
+            '<button>Submit</button></body>')
+
+
+def test_a_shape_is_found_by_what_it_is_drawn_as():
+    html = drawing('<polygon class="shape" points="7,37 22,7 37,37" fill="yellow"/>'
+                   '<rect class="shape" x="50" y="50" width="20" height="20" fill="blue"/>'
+                   '<circle class="shape" cx="90" cy="90" r="10" fill="red"/>')
+    page = distill(page_from_html(html))
+    for task, tag in [("Click the circle.", "circle"), ("Click the triangle.", "polygon"),
+                      ("Click the square.", "rect")]:
+        top = page.node_of(query_elements(page, **query_for_step(task, []).arguments).refs[0])
+        assert page.state.nodes[top].tag == tag, task
+
+
+def test_where_a_dragged_shape_goes_does_not_name_it():
+    # the black box the circles go into is a rect painted black: "black" names the box
+    html = drawing('<rect class="box" x="0" y="0" width="60" height="40" fill="black"/>'
+                   '<polygon class="shape" points="7,77 22,47 37,77" fill="yellow"/>'
+                   '<circle class="shape" cx="90" cy="90" r="10" fill="red"/>')
+    page = distill(page_from_html(html))
+    plan = query_for_step("Drag all circles into the black box.", [])
+    assert plan.arguments["keyword_weights"]["black"] < plan.arguments["keyword_weights"][
+        "circles"]
+    top = page.node_of(query_elements(page, **plan.arguments).refs[0])
+    assert page.state.nodes[top].tag == "circle"
+
+
+def test_the_suggestion_that_shows_the_described_word_is_picked():
+    # MiniWoB++ use-autocomplete: the start was typed, the suggestions list shows the item
+    task = 'Type an item that starts with "An" and ends with "ica".'
+    assert task_clauses(task) == [task.rstrip(".")]  # "and ends with": one clause
+    html = ('<body><label for="tags">Tags:</label><input id="tags" value="An">'
+            '<ul class="ui-autocomplete" role="listbox"><li role="option">Andorra</li>'
+            '<li role="option">Antarctica</li></ul><button>Submit</button></body>')
+    page = distill(page_from_html(html))
+    plan = query_for_step(task, ["[textbox]  Tags: -> TYPE: An"])
+    assert (plan.op, plan.value) == ("TYPE", "An")
+    top = page.node_of(query_elements(page, **plan.arguments).refs[0])
+    assert page.state.text_content(top) == "Antarctica"
+    before = distill(page_from_html(html.replace(' value="An"', "").split("<ul")[0]))
+    first = query_for_step(task, [])
+    top = before.node_of(query_elements(before, **first.arguments).refs[0])
+    assert before.state.nodes[top].tag == "input"  # nothing shows the word yet: the field
