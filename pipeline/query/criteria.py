@@ -49,6 +49,7 @@ class Criteria:
     ordinal: int = 0  # the planner's "3rd": the third of the matched elements alike leads
     extreme: str = ""  # the planner's "cheapest" (money:min): that one of them leads
     affix: tuple[str, str] | None = None  # the planner's "starts with "An"": the one showing it
+    pair_fields: str = ""  # the planner's clause that says its values in words (``pairing``)
     qualifier: Query | None = None  # the planner's "all posts *by @vel*": which of them count
     reveal: bool = False  # the planner's: a "more"/"menu" toggle leads when the name is unseen
 
@@ -81,6 +82,7 @@ def parse_criteria(index: PageIndex, args: dict[str, Any]) -> Criteria | str:
     ordinal = args.get("ordinal")
     out.ordinal = ordinal if isinstance(ordinal, int) and ordinal > 0 else 0
     out.extreme = _string(args.get("extreme"))
+    out.pair_fields = _string(args.get("pair_fields"))
     ends = args.get("affix")
     if isinstance(ends, list | tuple) and len(ends) == 2 and all(isinstance(e, str) for e in ends):
         out.affix = (ends[0].lower(), ends[1].lower())

@@ -20,7 +20,8 @@ tag, input type and class; of the preferred role, when some are), or on a paged 
 link to its page (``ordinals``), and ``extreme`` (the planner's "cheapest") with the one of them
 whose price, duration or number is the extreme one (``extremes``), ``affix`` (the planner's
 "an item that starts with "An"") with the element still to do that shows such a word
-(``affixes``: a suggestion), and ``qualifier`` (the
+(``affixes``: a suggestion), ``pair_fields`` (the planner's clause that says its values in
+words) with the empty text field whose value it says first (``pairing``), and ``qualifier`` (the
 planner's "all posts *by @vel*") lists what only the heaviest words or only the qualifier name
 -- another's Like, vel's Share -- with the done ones; ``text``, ``name``
 (matched against the visible text and accessible name only) and ``keyword_weights`` score the
@@ -49,6 +50,7 @@ from pipeline.query.filters import acted_on, landmark_spec
 from pipeline.query.format import result_line
 from pipeline.query.index import Entry, PageIndex, index_for
 from pipeline.query.ordinals import nth_target
+from pipeline.query.pairing import next_field
 from pipeline.query.scoring import Query, entry_score
 from pipeline.query.text import terms
 
@@ -105,6 +107,7 @@ def query_elements(
     qualifier: str | None = None,
     reveal_hidden: bool = False,
     affix: tuple[str, str] | None = None,
+    pair_fields: str | None = None,
 ) -> QueryResult:
     index = index_for(page)
     args = {
@@ -114,7 +117,7 @@ def query_elements(
         "prefer_role": prefer_role, "prefer_pending": prefer_pending,
         "calendar_date": calendar_date, "spin_value": spin_value, "ordinal": ordinal,
         "extreme": extreme, "qualifier": qualifier, "reveal_hidden": reveal_hidden,
-        "affix": affix,
+        "affix": affix, "pair_fields": pair_fields,
     }  # fmt: skip
     criteria = parse_criteria(index, args)
     if isinstance(criteria, str):
@@ -203,6 +206,10 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
                     last.add(ref)
     if criteria.reveal and keywords:
         _lead_revealers(index, hits, keywords)
+    if criteria.pair_fields:
+        target = next_field(index, criteria.pair_fields)
+        if target is not None and all(c.allows(index.entries[target]) for c in constraints):
+            _lead(hits, target)
     if criteria.ordinal:
         target = nth_target(index, _counted(index, hits, prefer), criteria.ordinal)
         if target is not None and all(c.allows(index.entries[target]) for c in constraints):

@@ -65,7 +65,8 @@ _DESTINATION = re.compile(rf"\b(?:to|into|onto)\s+(?:the\s+)?{_ORDINAL_TEXT}", r
 _STEPPED_GOALS = ("calendar_date", "spin_value")  # a widget's goal (see ``dates``, ``spinners``)
 # query_elements arguments only the planner passes: no tool schema has them
 PLANNER_ONLY = frozenset({"prefer_role", "prefer_pending", "calendar_date", "spin_value",
-                          "ordinal", "extreme", "qualifier", "reveal_hidden", "affix"})
+                          "ordinal", "extreme", "qualifier", "reveal_hidden", "affix",
+                          "pair_fields"})
 # "forward the email to Kim", "give Kim Lee the message": a recipient, typed into the To field
 _NAME = r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*"  # capitalised words: "Kim", "Kim Lee"
 _RECIPIENT = re.compile(rf"\b(?i:forward|send|e-?mail)\b.*?\bto\s+({_NAME})"
@@ -152,6 +153,8 @@ def query_from_instruction(
     ends = affix(instruction)
     if ends:  # "an item that starts with "An"": the suggestion that shows "Antarctica"
         arguments["affix"] = ends
+    if not quoted:  # values said in words ("movies directed by Bowen"): the field paired first
+        arguments["pair_fields"] = instruction
     number = spin_value(instruction) if op != "TYPE" else None  # (never a date's part)
     if number:  # set with a spinner's arrows, if the page shows one
         arguments["spin_value"] = number
@@ -399,11 +402,11 @@ def _filled(history: list[str]) -> bool:
 def _to_send(arguments: dict[str, Any], weights: dict[str, float]) -> None:
     """Every clause is done and none sends the form: its sending words lead, the clauses'
     words weigh as a far clause's, and what picked their elements (a role, a position, a
-    superlative, a widget's goal) no longer applies."""
+    superlative, a widget's goal, the fields' pairing) no longer applies."""
     for word, weight in weights.items():
         weights[word] = _KEYWORD_WEIGHT if word in _FINISHING_WORDS else min(
             weight, _FAR_CONTEXT_WEIGHT)
-    for key in ("prefer_role", "ordinal", "extreme", *_STEPPED_GOALS):
+    for key in ("prefer_role", "ordinal", "extreme", "pair_fields", *_STEPPED_GOALS):
         arguments.pop(key, None)
 
 

@@ -521,3 +521,36 @@ def test_the_suggestion_that_shows_the_described_word_is_picked():
     first = query_for_step(task, [])
     top = before.node_of(query_elements(before, **first.arguments).refs[0])
     assert before.state.nodes[top].tag == "input"  # nothing shows the word yet: the field
+
+
+def movie_form(labels: list[str], filled: dict[str, str] | None = None) -> str:
+    """MiniWoB++ multi-layouts: labelled text fields in the page's order, and Search."""
+    filled = filled or {}
+    rows = "".join(f'<label for="f{n}">{label}</label><input type="text" id="f{n}"'
+                   f'{f" value={chr(34)}{filled[label]}{chr(34)}" if label in filled else ""}>'
+                   for n, label in enumerate(labels))
+    return f"<body><form>{rows}<button>Search</button></form></body>"
+
+
+@pytest.mark.parametrize(
+    ("labels", "filled", "expected"),
+    [
+        (["Director", "Genre", "Year"], {}, "Genre"),  # "action": by elimination
+        (["Released Date", "Director Name", "Movie Genre"], {}, "Movie Genre"),  # "movies"
+        (["Year", "Director", "Genre"], {"Genre": "action"}, "Director"),  # "directed by"
+    ],
+)
+def test_values_said_in_words_fill_the_fields_in_the_task_order(labels, filled, expected):
+    task = "Look for action movies directed by Bowen from year 1998."
+    page = distill(page_from_html(movie_form(labels, filled)))
+    plan = query_for_step(task, [])
+    top = page.node_of(query_elements(page, **plan.arguments).refs[0])
+    assert page.state.nodes[top].name == expected
+
+
+def test_fields_are_left_in_order_while_one_of_them_pairs_with_no_word():
+    # book-flight: "from:"/"to:" pair with no content word; the date field must not jump ahead
+    task = "Book the cheapest one-way flight from: Anvik, AK to: MOT on 12/23/2016."
+    page = distill(page_from_html(movie_form(["From:", "To:", "Departure Date"])))
+    top = page.node_of(query_elements(page, **query_for_step(task, []).arguments).refs[0])
+    assert page.state.nodes[top].name != "Departure Date"

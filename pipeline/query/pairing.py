@@ -1,0 +1,82 @@
+"""Which of several empty text fields a task fills next when it says their values in words, not
+quotes: "Look for action movies directed by Bowen from year 1998" over Director, Genre, Year.
+
+    next_field(index, "Look for action movies directed by Bowen from year 1998") -> Genre's ref
+
+Each empty field's label is paired with a word of the task: the same stem or a long common
+start ("Director" ~ "directed", "Movie Genre" ~ "movies", "Year" ~ "year"); a label that asks
+for a date or a year ("Released Date") with the task's first four-digit number; one field left
+unpaired with the first content word no pair claimed, nor the value after a claimed word
+("action": the genre, by elimination -- before anything was typed: once a value is in, the
+first free word may only describe the form, "the cheapest flight"). The field paired earliest
+leads: the order the task says
+its values in. Nothing changes below two empty fields, or while a field stays unpaired (the
+From and To of a flight, whose labels are only "from:" and "to:").
+"""
+
+from __future__ import annotations
+
+import re
+from os.path import commonprefix
+
+from pipeline.query.filters import acted_on, role_test
+from pipeline.query.index import Entry, PageIndex
+from pipeline.query.text import STOP_WORDS, stem, terms, words
+
+_TEXTBOX = role_test("textbox")
+_DATED = frozenset(terms("date year born birth released"))
+_YEAR = re.compile(r"\d{4}")
+_MIN_COMMON = 5  # letters two stems share at the start to pair ("direct" of director/directed)
+
+
+def next_field(index: PageIndex, task: str) -> int | None:
+    """The empty text field whose value the task says first, or None (see the module)."""
+    fields = [e for e in index.entries.values() if _TEXTBOX(e) and not acted_on(e)]
+    if len(fields) < 2:
+        return None
+    said = words(task)
+    stems = ["" if word in STOP_WORDS else stem(word) for word in said]
+    stems[0] = ""  # the imperative: "Look for ...", "Find ..."
+    paired: dict[int, int] = {}
+    for entry in fields:
+        at = _paired_word(_label(entry), said, stems, set(paired.values()))
+        if at is not None:
+            paired[entry.ref] = at
+    unpaired = [entry.ref for entry in fields if entry.ref not in paired]
+    if len(unpaired) == 1 and paired and not _any_filled(index):
+        taken = set(paired.values()) | {_next_content(stems, at) for at in paired.values()}
+        free = next((at for at, word in enumerate(stems) if word and at not in taken), None)
+        if free is not None:
+            paired[unpaired[0]] = free
+    if len(paired) < len(fields):  # which comes first is not known
+        return None
+    return min(paired, key=paired.__getitem__)
+
+
+def _any_filled(index: PageIndex) -> bool:
+    return any(_TEXTBOX(entry) and acted_on(entry) for entry in index.entries.values())
+
+
+def _label(entry: Entry) -> tuple[str, ...]:
+    return terms(entry.node.name or entry.context or "")
+
+
+def _paired_word(label: tuple[str, ...], said: list[str], stems: list[str],
+                 taken: set[int]) -> int | None:
+    """The position of the task word the label names: a shared stem or start, else (a label
+    asking for a date or year) the first four-digit number."""
+    for at, word in enumerate(stems):
+        if at not in taken and word and any(
+                word == part or len(commonprefix([word, part])) >= _MIN_COMMON
+                for part in label):
+            return at
+    if _DATED.intersection(label):
+        return next((at for at, word in enumerate(said)
+                     if at not in taken and _YEAR.fullmatch(word)), None)
+    return None
+
+
+def _next_content(stems: list[str], at: int) -> int | None:
+    """The content word after position ``at``: the value a paired word introduces ("directed
+    by *Bowen*", "year *1998*")."""
+    return next((later for later in range(at + 1, len(stems)) if stems[later]), None)
