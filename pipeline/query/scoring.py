@@ -8,7 +8,8 @@ Both sides are Porter-stemmed terms with stop-words dropped. A field scores the 
 reaches; "Sign in" also matches the one-word "signin" through the glued form, and words missing
 from a field may still match it fuzzily (rapidfuzz ratio >= 80 against the page's vocabulary, for
 words of four letters or more); a query without any word ("♥♥♥") matches the characters of a field.
-An element scores its best field times the field's tier weight,
+An attribute that is the query's words and a number (``id=slider-2`` for "sliders") matches
+exactly. An element scores its best field times the field's tier weight,
 plus a tenth of its other matching fields (so an element that says it twice edges ahead).
 """
 
@@ -72,7 +73,8 @@ def field_score(query: Query, item: Field) -> tuple[float, str]:
         return _symbol_score(query.text, item.text)
     if item.bag.isdisjoint(query.terms):
         return 0.0, ""
-    if item.seq == seq or (query.glued and item.seq == (query.glued,)):
+    if item.seq == seq or (query.glued and item.seq == (query.glued,)) or (
+            item.tier == 3 and _numbered(item.seq, seq)):
         return MATCH_WEIGHTS["exact"], "exact"
     bag = item.bag
     if (len(seq) > 1 and query.line in item.line) or (query.glued and query.glued in bag):
@@ -87,6 +89,11 @@ def field_score(query: Query, item: Field) -> tuple[float, str]:
     if near:
         return MATCH_WEIGHTS["fuzzy"] * near / len(seq), "fuzzy"
     return 0.0, ""
+
+
+def _numbered(seq: tuple[str, ...], wanted: tuple[str, ...]) -> bool:
+    """An attribute that is the wanted words and a number: ``id=slider-2`` is a "slider"."""
+    return len(seq) == len(wanted) + 1 and seq[-1].isdigit() and seq[:-1] == wanted
 
 
 def _symbol_score(wanted: str, text: str) -> tuple[float, str]:

@@ -53,6 +53,17 @@ def test_a_code_in_the_query_matches_the_code_not_a_digit_of_another_element():
     assert result.refs[0] == 2  # ch1, labelled Rj4R4sY; ch4 shares only a "4" with the code
 
 
+def test_an_id_that_numbers_what_the_task_names_matches_it_exactly():
+    # MiniWoB++ use-slider-2: three nameless sliders, id=slider-1..3, beside Submit
+    page = distill(page_from_html(
+        "<body>" + "".join(f'<div id="slider-{n}" class="ui-slider" tabindex="0"></div>'
+                           for n in (1, 2, 3))
+        + '<button id="subbtn">Submit</button></body>'))
+    plan = query_for_step("Set the sliders to the combination [12,3,11] and submit.", [])
+    top = page.node_of(query_elements(page, **plan.arguments).refs[0])
+    assert page.state.nodes[top].attributes["id"] == "slider-1"
+
+
 def test_a_checkbox_label_counts_as_the_text_one_clicks():
     page = distill(page_from_html(
         "<body><p>Select 78MoLcK and click Submit.</p>"
