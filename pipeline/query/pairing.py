@@ -35,8 +35,8 @@ def next_field(index: PageIndex, task: str) -> int | None:
     if len(fields) < 2:
         return None
     said = words(task)
-    stems = ["" if word in STOP_WORDS else stem(word) for word in said]
-    stems[0] = ""  # the imperative: "Look for ...", "Find ..."
+    stems = ["" if at == 0 or word in STOP_WORDS else stem(word)  # (0: the imperative, "Look")
+             for at, word in enumerate(said)]
     paired: dict[int, int] = {}
     for entry in fields:
         at = _paired_word(_label(entry), said, stems, set(paired.values()))

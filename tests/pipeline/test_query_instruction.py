@@ -554,3 +554,9 @@ def test_fields_are_left_in_order_while_one_of_them_pairs_with_no_word():
     page = distill(page_from_html(movie_form(["From:", "To:", "Departure Date"])))
     top = page.node_of(query_elements(page, **query_for_step(task, []).arguments).refs[0])
     assert page.state.nodes[top].name != "Departure Date"
+
+
+def test_a_task_without_words_pairs_no_field():
+    page = distill(page_from_html(movie_form(["Director", "Year"])))
+    for task in ("", "♥♥♥"):
+        assert query_elements(page, keyword_weights={"x": 1.0}, pair_fields=task).ok
