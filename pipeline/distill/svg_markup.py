@@ -16,7 +16,8 @@ the drawing is marked:
 
 The noise pass keeps the parts ``svg_part_reading`` names (and a drawing surface itself); the
 interactivity pass gives them tiers (``svg_clickable``). ``shape_name`` says what a shape is
-drawn as ("circle", "square", "triangle"), the word a task uses for an element with no text.
+drawn as ("circle", "square", "triangle"), the word a task uses for an element with no text;
+``placed_shapes`` which shapes lie inside an outline box (dragged there).
 """
 
 from __future__ import annotations
@@ -59,6 +60,25 @@ def shape_name(node: Node) -> str:
             corners.pop()
         return _POLYGONS.get(len(corners), "") if len(numbers) % 2 == 0 else ""
     return ""
+
+
+def placed_shapes(state: PageState) -> frozenset[int]:
+    """The ids of the shapes drawn inside an outline box -- a ``rect`` with no fill, larger
+    than they -- where a drag puts them ("all circles into the left box"): done, for a task."""
+    boxes = [node.bounds for node in state.nodes if node.tag == "rect" and node.bounds
+             and node.attributes.get("fill", "").strip().lower() == "none"]
+    if not boxes:
+        return frozenset()
+    return frozenset(node.id for node in state.nodes if node.tag in EMPTY_SHAPES and node.bounds
+                     and any(_inside(node.bounds, box) for box in boxes))
+
+
+def _inside(inner: tuple[float, float, float, float],
+            outer: tuple[float, float, float, float]) -> bool:
+    x, y, width, height = inner
+    left, top, outer_width, outer_height = outer
+    return (width * height < outer_width * outer_height and x >= left and y >= top
+            and x + width <= left + outer_width and y + height <= top + outer_height)
 
 
 def svg_part_reading(parts: list[Node], cleaned: bool) -> Callable[[Node], bool]:

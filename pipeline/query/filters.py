@@ -56,12 +56,13 @@ def _input_is(entry: Entry, types: frozenset[str]) -> bool:
 
 
 def acted_on(entry: Entry) -> bool:
-    """The page shows the element as already acted on: checked, selected or pressed, or a text
+    """The page shows the element as already acted on: checked, selected or pressed, a shape
+    dragged into a box (``Entry.placed``), or a text
     field (or a combobox one types into) holding a value -- not a number field, where a new
     guess replaces the last one, nor a dropdown (``<select>``, role combobox too), which always
     shows an option, its default until one is chosen."""
     attrs = entry.dnode.attrs
-    if any(attrs.get(key) == "true" for key in _DONE_STATES):
+    if entry.placed or any(attrs.get(key) == "true" for key in _DONE_STATES):
         return True
     typed = entry.node.role in _TYPED_ROLES and entry.dnode.tag != "select"
     return typed and bool(attrs.get("value"))

@@ -24,7 +24,7 @@ from functools import lru_cache
 
 from pipeline.distill.colours import painted_colour
 from pipeline.distill.model import DistilledPage, DNode
-from pipeline.distill.svg_markup import shape_name
+from pipeline.distill.svg_markup import placed_shapes, shape_name
 from pipeline.html.mind2web_format import is_leak_marker
 from pipeline.page_state import Node, PageState
 from pipeline.query.context import Counts, card_context, is_generic
@@ -72,6 +72,7 @@ class Entry:
     landmark: int | None  # innermost landmark index
     heading: int | None  # innermost heading index (a ref holding a heading: that heading)
     context: str = ""  # identifying text of its card when its label is generic (see context)
+    placed: bool = False  # a shape inside an outline box: dragged there (``placed_shapes``)
 
     @property
     def shown_name(self) -> str:
@@ -108,14 +109,14 @@ def build_index(page: DistilledPage) -> PageIndex:
     ref_by_node = {dnode.node_id: ref for ref, dnode in page.refs.items()}
     inner_heading = _innermost_headings(page, ref_by_node)
     entries: dict[int, Entry] = {}
+    placed = placed_shapes(page.state)
     for ref, dnode in page.refs.items():
         node = page.state.nodes[dnode.node_id]
         text = element_text(dnode)[0]
         label = collapse(text or node.name or "").lower()
         fields = _fields(page.state, dnode, node, text)
-        entries[ref] = Entry(
-            ref, dnode, node, text, label, fields, inner_landmark.get(ref), inner_heading.get(ref)
-        )
+        entries[ref] = Entry(ref, dnode, node, text, label, fields, inner_landmark.get(ref),
+                             inner_heading.get(ref), placed=dnode.node_id in placed)
     parents: dict[int, DNode] = {}
     texts: Counter = Counter()
     for parent in page.root.walk():

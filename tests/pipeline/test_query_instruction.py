@@ -560,3 +560,24 @@ def test_a_task_without_words_pairs_no_field():
     page = distill(page_from_html(movie_form(["Director", "Year"])))
     for task in ("", "♥♥♥"):
         assert query_elements(page, keyword_weights={"x": 1.0}, pair_fields=task).ok
+
+
+def test_a_shape_already_in_the_box_is_done():
+    # drag-shapes after one drag: the first circle lies inside the outline box (fill none)
+    html = ('<body><svg width="160" height="160">'
+            '<rect id="shape-container" x="0" y="0" width="80" height="50" fill="none"'
+            ' stroke="black"/>'
+            '<circle class="shape" cx="20" cy="20" r="8" fill="red"/>'
+            '<circle class="shape" cx="120" cy="120" r="8" fill="blue"/>'
+            '</svg><button>Submit</button></body>')
+    state = page_from_html(html)
+    for node in state.nodes:  # the boxes a live capture measures
+        if node.tag == "rect":
+            node.bounds = (0.0, 0.0, 80.0, 50.0)
+        elif node.tag == "circle":
+            cx = float(node.attributes["cx"])
+            node.bounds = (cx - 8, cx - 8, 16.0, 16.0)
+    page = distill(state)
+    plan = query_for_step("Drag all circles into the box.", [])
+    top = page.node_of(query_elements(page, **plan.arguments).refs[0])
+    assert page.state.nodes[top].attributes["fill"] == "blue"
