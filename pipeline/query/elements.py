@@ -206,20 +206,15 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
                     last.add(ref)
     if criteria.reveal and keywords:
         _lead_revealers(index, hits, keywords)
-    if criteria.pair_fields:
-        target = next_field(index, criteria.pair_fields)
-        if target is not None and all(c.allows(index.entries[target]) for c in constraints):
-            _lead(hits, target)
-    if criteria.ordinal:
-        target = nth_target(index, _counted(index, hits, prefer), criteria.ordinal)
-        if target is not None and all(c.allows(index.entries[target]) for c in constraints):
-            _lead(hits, target)
-    if criteria.extreme:
-        target = extreme_target(index, _counted(index, hits, prefer), criteria.extreme)
-        if target is not None:
-            _lead(hits, target)
-    if criteria.affix:
-        target = affix_target(index, criteria.affix)
+    leads = [  # what the planner's arguments single out on the page; the last found leads
+        next_field(index, criteria.pair_fields) if criteria.pair_fields else None,
+        nth_target(index, _counted(index, hits, prefer), criteria.ordinal)
+        if criteria.ordinal else None,
+        extreme_target(index, _counted(index, hits, prefer), criteria.extreme)
+        if criteria.extreme else None,
+        affix_target(index, criteria.affix) if criteria.affix else None,
+    ]
+    for target in leads:
         if target is not None and all(c.allows(index.entries[target]) for c in constraints):
             _lead(hits, target)
     if criteria.qualifier is not None:  # "all posts by @vel": another's Like is none of them
