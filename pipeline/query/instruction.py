@@ -33,7 +33,7 @@ from pipeline.query.affixes import affix
 from pipeline.query.dates import DATE, date_terms, month_terms, picked_date
 from pipeline.query.extremes import superlative
 from pipeline.query.spinners import spin_value
-from pipeline.query.text import STOP_WORDS, handles, words
+from pipeline.query.text import STOP_WORDS, handles, stem, words
 
 Op = Literal["CLICK", "TYPE", "SELECT"]
 
@@ -74,6 +74,8 @@ _RECIPIENT = re.compile(rf"\b(?i:forward|send|e-?mail)\b.*?\bto\s+({_NAME})"
 # "drag all circles into the black box": what is dragged, then where it goes (named, not acted on)
 _DRAGGING = re.compile(r"^\s*(?:drag|move|put|place)\b(?P<dragged>.*?)"
                        r"\b(?:into|onto|to|over|inside)\b(?P<destination>.*)$", re.IGNORECASE)
+# 'Email Kim the message, "X"', 'Write Kim Lee a note: "X"': a message to someone
+_ADDRESSED = re.compile(rf"\b(?i:e-?mail|message|write|text)\s+({_NAME})\s+(?i:the|a|an)\b")
 # "all posts by @vel", "every email from Kim Lee": the name that says which of them
 _QUALIFIER = re.compile(rf"\b(?:by|from)\s+(@[\w.-]+|{_NAME})")
 
@@ -131,10 +133,13 @@ def query_from_instruction(
             continue
         if word == "search" or word not in _NOT_NAMING or word in named:
             weights.setdefault(word, _KEYWORD_WEIGHT)
-            for icon in _ICON_NAMES.get(word, ()):  # "Delete X's email": the trash icon
+            for icon in _ICON_NAMES.get(stem(word), ()):  # "Delete X's email": the trash icon
                 weights.setdefault(icon, _KEYWORD_WEIGHT)
     if recipient:  # what is passed on to someone is forwarded ("Give Kim the message ...")
         weights.setdefault("forward", _KEYWORD_WEIGHT)
+    addressed = bool(typed) and _ADDRESSED.search(instruction) is not None
+    if addressed:  # 'Email Kim the message, "X"': an answer to Kim's email, written in its reply
+        weights.setdefault("reply", _KEYWORD_WEIGHT)
     _weaken_destination(weights, instruction)
     for number in _ORDINAL.findall(describing):
         weights.setdefault(number, _ORDINAL_WEIGHT)
@@ -163,8 +168,8 @@ def query_from_instruction(
     else:  # nothing word-like ("♥♥♥"): search the quoted phrase, else the whole instruction
         arguments["text"] = " ".join(naming) or instruction.strip() or "*"
     role = _role_for(op, lowered)
-    if role and (not single or recipient):  # one step of a longer task (a recipient's: open,
-        arguments["prefer_role"] = role  # forward, type, send): a preference, never a filter
+    if role and (not single or recipient or addressed):  # one step of a longer task (open,
+        arguments["prefer_role"] = role  # forward or reply, type, send): a preference only
     elif role and _single_action(lowered):  # a filter would hide the later steps' elements
         arguments["role"] = role
     return InstructionQuery(op=op, value=value, arguments=arguments)
@@ -193,7 +198,7 @@ def _role_for(op: Op, lowered: list[str]) -> str | None:
 def _is_typed_text(instruction: str, phrase: str) -> bool:
     """A quoted phrase introduced as text to write ('with the text "X"', 'the message "X"'), or
     set off by a comma or colon after a verb of writing ('reply to Kim, "X"', 'comment: "X"')."""
-    intro = (r"(?:\b(?:with|the)\s+(?:the\s+)?(?:text|message|reply|comment)\s*:?\s*"
+    intro = (r"(?:\b(?:with|the)\s+(?:the\s+)?(?:text|message|reply|comment)\s*[:,]?\s*"
              r"|\b(?:reply|respond|answer|comment|write|say)\b[^\"“”‘’]*[,:]\s*)[\"“”‘’']")
     return re.search(intro + re.escape(phrase), instruction, flags=re.IGNORECASE) is not None
 
@@ -252,8 +257,9 @@ def _mentions(lowered: list[str], options: tuple[str, ...]) -> bool:
 
 
 # What an icon's class or label calls the control a task names by its action.
-_ICON_NAMES = {"delete": ("trash", "remove", "bin"), "remove": ("trash", "delete", "bin"),
-               "discard": ("trash", "delete", "bin"), "trash": ("delete", "remove")}
+_ICON_NAMES = {stem(word): icons for word, icons in (  # by stem: "deleted" finds it too
+    ("delete", ("trash", "remove", "bin")), ("remove", ("trash", "delete", "bin")),
+    ("discard", ("trash", "delete", "bin")), ("trash", ("delete", "remove")))}
 # Imperatives that open a clause besides the operation verbs.
 _LEADING_VERBS = frozenset(
     ["find", "use", "focus", "switch", "expand", "forward", "reply", "delete", "mark", "star",

@@ -581,3 +581,24 @@ def test_a_shape_already_in_the_box_is_done():
     plan = query_for_step("Drag all circles into the box.", [])
     top = page.node_of(query_elements(page, **plan.arguments).refs[0])
     assert page.state.nodes[top].attributes["fill"] == "blue"
+
+
+def test_a_passive_delete_finds_the_trash_icon_too():
+    plan = query_from_instruction("Bobine's electronic mail should be deleted from the inbox.")
+    assert plan.arguments["keyword_weights"]["trash"] == 1.0
+
+
+def test_a_message_to_someone_is_typed_into_their_emails_reply():
+    task = 'E-mail Kiley the message, "Amet, a. Malesuada. Nunc."'
+    plan = query_for_step(task, [])
+    assert (plan.op, plan.value) == ("TYPE", "Amet, a. Malesuada. Nunc.")
+    assert "role" not in plan.arguments  # the inbox has no text box yet: never a filter
+    assert plan.arguments["keyword_weights"]["reply"] == 1.0
+    html = ('<body><div class="email-header"><span id="close-email"></span>'
+            '<span class="email-sender">Kiley</span></div><div class="email-body">Cras.</div>'
+            '<span class="email-reply">Reply</span><span class="email-forward">Forward</span>'
+            '</body>')
+    page = distill(page_from_html(html))
+    history = ["[div]  Kiley Cras turpis. -> CLICK"]
+    top = page.node_of(query_elements(page, **query_for_step(task, history).arguments).refs[0])
+    assert page.state.text_content(top) == "Reply"
