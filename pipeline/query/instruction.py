@@ -69,8 +69,10 @@ PLANNER_ONLY = frozenset({"prefer_role", "prefer_pending", "calendar_date", "spi
                           "pair_fields"})
 # "forward the email to Kim", "give Kim Lee the message": a recipient, typed into the To field
 _NAME = r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*"  # capitalised words: "Kim", "Kim Lee"
-_RECIPIENT = re.compile(rf"\b(?i:forward|send|e-?mail)\b.*?\bto\s+({_NAME})"
-                        rf"|\b(?i:give|send|forward)\s+({_NAME})\s+(?i:the|this|that)\b")
+# ("... wants the message to be sent to Kim", "Send Kim Lee's email", "Kim is waiting for ...")
+_RECIPIENT = re.compile(rf"\b(?i:forward|send|sent|e-?mail)\b.*?\bto\s+({_NAME})"
+                        rf"|\b(?i:give|send|forward)\s+({_NAME})\s+(?:(?i:the|this|that)\b"
+                        rf"|[A-Z][\w-]*'s\b)|^\s*({_NAME})\s+(?i:is\s+waiting\s+for)\b")
 # "drag all circles into the black box": what is dragged, then where it goes (named, not acted on)
 _DRAGGING = re.compile(r"^\s*(?:drag|move|put|place)\b(?P<dragged>.*?)"
                        r"\b(?:into|onto|to|over|inside)\b(?P<destination>.*)$", re.IGNORECASE)
@@ -101,7 +103,7 @@ def query_from_instruction(
         op = "TYPE" if op == "CLICK" else op
         value, naming = typed[0], [q for q in quoted if q not in typed]
     elif recipient:  # "forward it to Kim": Kim is typed into the To field
-        op, value, naming = "TYPE", recipient.group(1) or recipient.group(2), quoted
+        op, value, naming = "TYPE", next(name for name in recipient.groups() if name), quoted
     else:
         value, naming = _split_value(instruction, quoted, op)
     weights: dict[str, float] = {}

@@ -455,6 +455,9 @@ def test_all_posts_by_someone_are_theirs_alone():
     ("Forward to Cathrine the e-mail from Evy.", "Cathrine"),
     ("Give Bobine the message you received from Cora,", "Bobine"),
     ("Send Bettine the information Lidia sent to you.", "Bettine"),
+    ("Send Astrix Sarette's electronic mail.", "Astrix"),
+    ("Amargo is waiting for the email by Lissie.", "Amargo"),
+    ("Yevette wants his or her message to be sent to Arlyne.", "Arlyne"),
 ])
 def test_a_recipient_is_typed_into_the_to_field(task, recipient):
     # MiniWoB++ email-inbox-forward-nl(-turk): the forward form, its To field still empty
