@@ -121,6 +121,10 @@ SECTIONS = (
         "BrowserGym MiniWoB benchmark, all five rounds: the same checkpoint, and a recipient "
         "typed into the To field, 'all posts by @x' read as x's alone, 'Delete' as the trash "
         "icon, a comma before a verb ending a clause")),
+    ("eval_browsergym_shapes", (
+        "BrowserGym MiniWoB benchmark, all five rounds: the same checkpoint, and shapes found by "
+        "how they are drawn, a shape in its box done, a word's ends, values said in words paired "
+        "with their fields, more recipients")),
 )
 STEPS_CURVES = ("browsergym_steps", "browsergym_dagger", "browsergym_dagger2")
 EVAL_RESULTS = (*(name for name, _ in SECTIONS), "agent", "throughput_cache")

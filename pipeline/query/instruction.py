@@ -77,7 +77,7 @@ _RECIPIENT = re.compile(rf"\b(?i:forward|send|sent|e-?mail)\b.*?\bto\s+({_NAME})
 _DRAGGING = re.compile(r"^\s*(?:drag|move|put|place)\b(?P<dragged>.*?)"
                        r"\b(?:into|onto|to|over|inside)\b(?P<destination>.*)$", re.IGNORECASE)
 # 'Email Kim the message, "X"', 'Write Kim Lee a note: "X"': a message to someone
-_ADDRESSED = re.compile(rf"\b(?i:e-?mail|message|write|text)\s+({_NAME})\s+(?i:the|a|an)\b")
+_ADDRESSED = re.compile(rf"\b(?i:e-?mail|message|write|text)\s+{_NAME}\s+(?i:the|a|an)\b")
 # "all posts by @vel", "every email from Kim Lee": the name that says which of them
 _QUALIFIER = re.compile(rf"\b(?:by|from)\s+(@[\w.-]+|{_NAME})")
 
