@@ -122,9 +122,9 @@ SECTIONS = (
         "typed into the To field, 'all posts by @x' read as x's alone, 'Delete' as the trash "
         "icon, a comma before a verb ending a clause")),
     ("eval_browsergym_shapes", (
-        "BrowserGym MiniWoB benchmark, all five rounds: the same checkpoint, and shapes found by "
-        "how they are drawn, a shape in its box done, a word's ends, values said in words paired "
-        "with their fields, more recipients")),
+        "BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): the same checkpoint, "
+        "and shapes found by how they are drawn, a shape in its box done, a word's ends, values "
+        "said in words paired with their fields, more recipients")),
 )
 STEPS_CURVES = ("browsergym_steps", "browsergym_dagger", "browsergym_dagger2")
 EVAL_RESULTS = (*(name for name, _ in SECTIONS), "agent", "throughput_cache")
