@@ -137,11 +137,12 @@ def query_from_instruction(
             weights.setdefault(word, _KEYWORD_WEIGHT)
             for icon in _ICON_NAMES.get(stem(word), ()):  # "Delete X's email": the trash icon
                 weights.setdefault(icon, _KEYWORD_WEIGHT)
-    if recipient:  # what is passed on to someone is forwarded ("Give Kim the message ...")
-        weights.setdefault("forward", _KEYWORD_WEIGHT)
-    addressed = bool(typed) and _ADDRESSED.search(instruction) is not None
-    if addressed:  # 'Email Kim the message, "X"': an answer to Kim's email, written in its reply
-        weights.setdefault("reply", _KEYWORD_WEIGHT)
+    # the button that opens the message's editor: what is passed on to someone is forwarded
+    # ("Give Kim the message ..."), 'Email Kim the message, "X"' answers Kim's email in a reply
+    opener = "forward" if recipient else (
+        "reply" if typed and _ADDRESSED.search(instruction) else None)
+    if opener:
+        weights.setdefault(opener, _KEYWORD_WEIGHT)
     _weaken_destination(weights, instruction)
     for number in _ORDINAL.findall(describing):
         weights.setdefault(number, _ORDINAL_WEIGHT)
@@ -170,7 +171,7 @@ def query_from_instruction(
     else:  # nothing word-like ("♥♥♥"): search the quoted phrase, else the whole instruction
         arguments["text"] = " ".join(naming) or instruction.strip() or "*"
     role = _role_for(op, lowered)
-    if role and (not single or recipient or addressed):  # one step of a longer task (open,
+    if role and (not single or opener):  # one step of a longer task (open the message,
         arguments["prefer_role"] = role  # forward or reply, type, send): a preference only
     elif role and _single_action(lowered):  # a filter would hide the later steps' elements
         arguments["role"] = role
