@@ -206,12 +206,11 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
                     last.add(ref)
     if criteria.reveal and keywords:
         _lead_revealers(index, hits, keywords)
+    counted = _counted(index, hits, prefer) if criteria.ordinal or criteria.extreme else []
     leads = [  # what the planner's arguments single out on the page; the last found leads
         next_field(index, criteria.pair_fields) if criteria.pair_fields else None,
-        nth_target(index, _counted(index, hits, prefer), criteria.ordinal)
-        if criteria.ordinal else None,
-        extreme_target(index, _counted(index, hits, prefer), criteria.extreme)
-        if criteria.extreme else None,
+        nth_target(index, counted, criteria.ordinal) if criteria.ordinal else None,
+        extreme_target(index, counted, criteria.extreme) if criteria.extreme else None,
         affix_target(index, criteria.affix) if criteria.affix else None,
     ]
     for target in leads:

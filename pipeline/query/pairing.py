@@ -31,7 +31,8 @@ _MIN_COMMON = 5  # letters two stems share at the start to pair ("direct" of dir
 
 def next_field(index: PageIndex, task: str) -> int | None:
     """The empty text field whose value the task says first, or None (see the module)."""
-    fields = [e for e in index.entries.values() if _TEXTBOX(e) and not acted_on(e)]
+    boxes = [entry for entry in index.entries.values() if _TEXTBOX(entry)]
+    fields = [entry for entry in boxes if not acted_on(entry)]
     if len(fields) < 2:
         return None
     said = words(task)
@@ -43,7 +44,7 @@ def next_field(index: PageIndex, task: str) -> int | None:
         if at is not None:
             paired[entry.ref] = at
     unpaired = [entry.ref for entry in fields if entry.ref not in paired]
-    if len(unpaired) == 1 and paired and not _any_filled(index):
+    if len(unpaired) == 1 and paired and len(fields) == len(boxes):  # nothing typed yet
         taken = set(paired.values()) | {_next_content(stems, at) for at in paired.values()}
         free = next((at for at, word in enumerate(stems) if word and at not in taken), None)
         if free is not None:
@@ -51,10 +52,6 @@ def next_field(index: PageIndex, task: str) -> int | None:
     if len(paired) < len(fields):  # which comes first is not known
         return None
     return min(paired, key=paired.__getitem__)
-
-
-def _any_filled(index: PageIndex) -> bool:
-    return any(_TEXTBOX(entry) and acted_on(entry) for entry in index.entries.values())
 
 
 def _label(entry: Entry) -> tuple[str, ...]:
