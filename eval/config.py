@@ -45,6 +45,9 @@ class GenerationConfig:
     # answers forked where the model was least sure, tried when the greedy one repeats a call
     # the step refused (pipeline.agent.alternatives); 0 (default): the greedy answer only
     alternatives: int = 0
+    # a typed text or selected option that copies nothing of the conversation is decoded again
+    # as the model's most likely copy (pipeline.agent.copied_values); false: the greedy value
+    copy_values: bool = True
 
 
 @dataclass(slots=True)

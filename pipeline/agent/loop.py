@@ -98,6 +98,7 @@ class StepOutcome:
                 "turns": len(self.turns), "valid_calls": self.valid_calls,
                 "queries": self.queries, "rejected": self.rejected,
                 "forked": sum(1 for t in self.turns if t.meta.get("fork")),
+                "copied": sum(1 for t in self.turns if "copied" in t.meta),
                 "prompt_tokens": self.prompt_tokens,
                 "completion_tokens": self.completion_tokens, "seconds": round(self.seconds, 4)}
 

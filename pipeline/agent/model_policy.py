@@ -10,7 +10,9 @@ brief system prompt, no tool list); an untuned one gets ``untuned_system_prompt`
 the call format and two worked examples) in place of the system prompt. Decoding is greedy and
 stops at ``<bu_end>`` or the end of the turn; with ``settings.alternatives`` an answer that
 repeats a call the step already refused is replaced by the most likely one that does not
-(``pipeline.agent.alternatives``).
+(``pipeline.agent.alternatives``); with ``settings.copy_values`` (the default) a typed text or a
+selected option that copies nothing of the conversation is decoded again as the most likely copy
+(``pipeline.agent.copied_values``).
 ``next_turn`` calls made at the same time (episodes or offline steps run concurrently) are
 decoded together by the policy's ``Engine``
 (``pipeline.model.engine``: continuous batching in its own thread, so browsers keep running
@@ -37,8 +39,10 @@ from typing import Any, Literal
 import torch
 
 from pipeline.agent.alternatives import fork_prefixes, refused_calls
+from pipeline.agent.copied_values import copy_source, uncopied_value, value_prefix
 from pipeline.agent.policy import Situation, Turn, calls_before, turn_from_text
 from pipeline.agent.prompts import is_agent_prompt, mode_of, untuned_system_prompt
+from pipeline.model.copy_span import CopySpan, is_span
 from pipeline.model.engine import Engine
 from pipeline.model.generate import (
     Generation,
@@ -81,6 +85,9 @@ class GenerationSettings:
     # answer only. On BrowserGym's first 250 episodes 4 forks finished 105 of 246 against 104
     # and took 21% longer an episode (benchmarks/NOTES.md): off until a model gains from it
     alternatives: int = 0
+    # a ``type`` text or ``select`` option that is no whole-word span of the conversation is
+    # decoded again as the most likely copy (``pipeline.agent.copied_values``)
+    copy_values: bool = True
 
 
 class ModelPolicy:
@@ -127,9 +134,41 @@ class ModelPolicy:
                     turn = candidate
                     turn.meta["fork"] = number
                     break
+        if self.settings.copy_values:
+            copied = await self._copied(turn, generation.text, messages, position)
+            if copied is not None:
+                prompt_tokens += copied.prompt_tokens
+                completion_tokens += copied.completion_tokens
+                turn = copied
         turn.prompt_tokens, turn.completion_tokens = prompt_tokens, completion_tokens
         turn.seconds = time.perf_counter() - started
         return turn
+
+    async def _copied(self, turn: Turn, text: str, messages: list[dict[str, Any]],
+                      position: int) -> Turn | None:
+        """The turn with its uncopied value decoded again as a copy (``meta["copied"]``: the
+        value it replaces), or None when the value is a copy, the answer is another turn than
+        ``text`` (a fork) or no copy comes out."""
+        source = copy_source(messages)
+        uncopied = uncopied_value(turn, source)
+        prefix = None if uncopied is None or turn.meta.get("fork") else \
+            value_prefix(text, uncopied[0], uncopied[1])
+        if prefix is None:
+            return None
+        ids = self.prompt_ids(messages) + self.tokenizer.encode(prefix, add_special_tokens=False)
+        answer = await asyncio.wrap_future(self.engine.submit(
+            ids, self.settings.max_new_tokens, CopySpan(self.tokenizer, source)))
+        generation = generation_of(answer, len(ids), self.tokenizer)
+        self._count(generation)
+        copied = turn_from_text(prefix + generation.text, position)
+        value = copied.call.arguments.get(uncopied[1]) if isinstance(copied.call, ToolCall) \
+            and copied.call.name == uncopied[0] else None
+        if not isinstance(value, str) or not is_span(value, source):
+            return None
+        copied.prompt_tokens, copied.completion_tokens = \
+            generation.prompt_tokens, generation.completion_tokens
+        copied.meta["copied"] = uncopied[2]
+        return copied
 
     def prompt_messages(self, messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         """The conversation as this model reads it (the untuned one gets the long system prompt

@@ -4,6 +4,7 @@ running batch between two decode steps instead of waiting for the batch before i
     engine = Engine(model, stops=stop_ids(tokenizer), batch_size=16, lookup=4, cache=cache,
                     stats=stats, bf16=True, prefill_batch=16)
     answer = await asyncio.wrap_future(engine.submit(prompt_ids, limit=96))
+    copied = engine.submit(prompt_ids + prefix_ids, limit=24, choose=CopySpan(tokenizer, source))
     answer.ids, answer.cached                                  # as ``greedy`` returns them
 
 With batches formed once and decoded to the end (the earlier scheme), a request that arrived
@@ -40,10 +41,11 @@ from typing import Any
 
 import torch
 
-from pipeline.model.greedy import DecodeBatch, DecodeStats, Row, keep_prompt
+from pipeline.model.greedy import Chooser, DecodeBatch, DecodeStats, Row, keep_prompt
 from pipeline.model.prefix_cache import PrefixCache
 
 IDLE_S = 5.0
+Request = tuple[list[int], int, Chooser | None, Future]  # ids, limit, chooser, the answer
 
 
 class Engine:
@@ -54,17 +56,18 @@ class Engine:
         self.prefill_batch = prefill_batch
         self.batch_size, self.cache, self.stats, self.bf16 = batch_size, cache, stats, bf16
         self.idle_s = idle_s
-        self._queue: list[tuple[list[int], int, Future]] = []
+        self._queue: list[Request] = []
         self._wake = threading.Condition()
         self._thread: threading.Thread | None = None
         self._closing = False
         _LIVE.add(self)
 
-    def submit(self, ids: Sequence[int], limit: int) -> Future:
-        """The future answer of prompt ``ids`` (at most ``limit`` new tokens)."""
+    def submit(self, ids: Sequence[int], limit: int, choose: Chooser | None = None) -> Future:
+        """The future answer of prompt ``ids`` (at most ``limit`` new tokens), each id taken by
+        ``choose`` when given (``pipeline.model.greedy``), else greedily."""
         future: Future = Future()
         with self._wake:
-            self._queue.append((list(ids), limit, future))
+            self._queue.append((list(ids), limit, choose, future))
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="pagescout-engine",
                                                 daemon=True)
@@ -102,7 +105,7 @@ class Engine:
                 except Exception as exc:  # noqa: BLE001 -- handed to every caller in the batch
                     for _, future in members.values():
                         future.set_exception(exc)
-                    for _, _, future in taken:
+                    for *_, future in taken:
                         if not future.done():
                             future.set_exception(exc)
                     batch = self._batch()
@@ -111,7 +114,7 @@ class Engine:
     def _batch(self) -> DecodeBatch:
         return DecodeBatch(self.model, self.stops, self.lookup, self.stats, self.prefill_batch)
 
-    def _take(self, decoding: int) -> list[tuple[list[int], int, Future]] | None:
+    def _take(self, decoding: int) -> list[Request] | None:
         """The waiting requests the batch has room for (waiting for one while nothing is
         decoding); None when ``idle_s`` passed with nothing to do (the thread then ends)."""
         with self._wake:
@@ -122,14 +125,15 @@ class Engine:
                     return None
             room = max(self.batch_size - decoding, 0)
             taken, self._queue = self._queue[:room], self._queue[room:]
-        return [t for t in taken if t[2].set_running_or_notify_cancel()]
+        return [t for t in taken if t[-1].set_running_or_notify_cancel()]
 
-    def _admit(self, batch: DecodeBatch, taken: list[tuple[list[int], int, Future]],
+    def _admit(self, batch: DecodeBatch, taken: list[Request],
                members: dict[int, tuple[Row, Future]]) -> None:
         """Prefill the taken requests and join the unfinished ones to the batch."""
         joining = []
-        rows = batch.prefill([(ids, limit) for ids, limit, _ in taken], self.cache)
-        for row, (_, _, future) in zip(rows, taken, strict=True):
+        rows = batch.prefill([(ids, limit, choose) for ids, limit, choose, _ in taken],
+                             self.cache)
+        for row, (*_, future) in zip(rows, taken, strict=True):
             if row.done:
                 self._finish(row, future)
             else:

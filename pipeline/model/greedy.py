@@ -12,12 +12,15 @@ forward confirms.
     stats.accepted_tokens / stats.drafted_tokens    # the share of draft ids confirmed
 
     batch = DecodeBatch(model, stops=[eos, end], lookup=4, stats=stats, together=16)
-    rows = batch.prefill([(ids_c, 96), (ids_d, 96)], cache=cache)   # rows come and go
+    rows = batch.prefill([(ids_c, 96, None), (ids_d, 96, choose)], cache=cache)   # rows come and go
     batch.join(rows)                # between steps, beside the rows already decoding
     finished = batch.step()         # one forward; the rows it finished have left the batch
 
 ``greedy`` prefills its prompts, joins them all and steps until every row is done; the
 continuous engine (``pipeline.model.engine``) joins requests as they arrive, between steps.
+A row may have a chooser (``Chooser``: given its ids so far and the logits of the next, the id
+to take) in place of the greedy choice, such as ``pipeline.model.copy_span.CopySpan``; such a
+row drafts nothing.
 
 A prompt is prefilled from the longest prefix ``PrefixCache.lookup`` finds (none without a
 cache), in chunks of ``CHUNK`` tokens at fixed positions. Only whole chunks of a prompt are
@@ -60,7 +63,7 @@ The model is any Hugging Face causal LM (peft-wrapped or not) that takes ``posit
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,6 +75,9 @@ from pipeline.model.lookup import LOOKUP_TOKENS, draft
 from pipeline.model.prefix_cache import Layers, PrefixCache
 
 CHUNK = 128  # prefill positions [0, 128), [128, 256), ... each in one forward, cached or not
+
+# a row's own choice of its next id: (the ids it generated so far, the logits of the next one)
+Chooser = Callable[[Sequence[int], torch.Tensor], int]
 
 
 @dataclass(slots=True)
@@ -113,6 +119,7 @@ class Row:
     done: bool = False
     runners_up: list[int] = field(default_factory=list)  # per generated id (``Answer``)
     gaps: list[float] = field(default_factory=list)
+    choose: Chooser | None = None  # takes the next id in place of the greedy choice
 
     def answer(self) -> Answer:
         return Answer(self.generated, self.cached, self.runners_up, self.gaps)
@@ -126,7 +133,7 @@ def greedy(model: Any, prompts: Sequence[Sequence[int]], *, max_new_tokens: int,
     ids verified per forward and row (0: none); ``together``: prompts prefilled in one forward
     at most."""
     batch = DecodeBatch(model, stops, lookup, stats, together)
-    rows = batch.prefill([(ids, max_new_tokens) for ids in prompts], cache)
+    rows = batch.prefill([(ids, max_new_tokens, None) for ids in prompts], cache)
     batch.join([row for row in rows if not row.done])
     while batch.rows:
         batch.step()
@@ -165,19 +172,19 @@ class DecodeBatch:
         self.past: RoomyCache | None = None
         self.mask = torch.zeros(0, 0, dtype=torch.long, device=self.device)
 
-    def prefill(self, prompts: Sequence[tuple[Sequence[int], int]],
+    def prefill(self, prompts: Sequence[tuple[Sequence[int], int, Chooser | None]],
                 cache: PrefixCache | None) -> list[Row]:
-        """The rows of ``(ids, limit)`` prompts, in order, each prefilled after the longest
-        whole-chunk prefix ``cache`` holds, with its first answer token pending (done when
-        that is a stop id or its ``limit`` is 1). Prompts whose cached prefixes are as long
-        are prefilled together, up to ``together`` in a forward."""
+        """The rows of ``(ids, limit, chooser or None)`` prompts, in order, each prefilled after
+        the longest whole-chunk prefix ``cache`` holds, with its first answer token pending
+        (done when that is a stop id or its ``limit`` is 1). Prompts whose cached prefixes are
+        as long are prefilled together, up to ``together`` in a forward."""
         looked = []
-        for ids, limit in prompts:
+        for ids, limit, choose in prompts:
             keep, layers = (0, None) if cache is None else cache.lookup(ids)
             keep -= keep % CHUNK
-            looked.append((list(ids), limit, keep, layers if keep else None))
+            looked.append((list(ids), limit, keep, layers if keep else None, choose))
         groups: dict[int, list[int]] = {}
-        for i, (_, _, keep, _) in enumerate(looked):
+        for i, (_, _, keep, _, _) in enumerate(looked):
             groups.setdefault(keep, []).append(i)
         rows: list[Row | None] = [None] * len(looked)
         for keep, members in groups.items():
@@ -188,7 +195,8 @@ class DecodeBatch:
                     rows[i] = row
         return rows
 
-    def _prefill_group(self, prompts: list[tuple[list[int], int, int, Layers | None]],
+    def _prefill_group(self, prompts: list[tuple[list[int], int, int, Layers | None,
+                                                 Chooser | None]],
                        keep: int) -> list[Row]:
         """Prefill prompts that share the cached length ``keep`` as one batch, chunk by chunk
         at the same positions: a chunk shorter than the others (a prompt's last) is padded on
@@ -200,7 +208,7 @@ class DecodeBatch:
         width = max(len(ids) for ids, *_ in prompts)
         past = RoomyCache(self.layer_count, width,
                           [[(layers[i][0][:, :, :keep], layers[i][1][:, :, :keep], 0)
-                            for *_, layers in prompts] for i in range(self.layer_count)]
+                            for _, _, _, layers, _ in prompts] for i in range(self.layer_count)]
                           if keep else (), _stored_dtype(self.device))
         active = list(range(len(prompts)))
         rows: list[Row | None] = [None] * len(prompts)
@@ -219,18 +227,20 @@ class DecodeBatch:
             self.stats.prefill_forwards += 1
             staying = []
             for b, (p, end) in enumerate(zip(active, ends, strict=True)):
-                ids, limit = prompts[p][0], prompts[p][1]
+                ids, limit, *_, choose = prompts[p]
                 if end < len(ids):
                     staying.append(b)
                     continue
-                best, second, gap = _choices(out.logits[b, ending.index(end - 1 - start)])
-                token = int(best)
+                logits = out.logits[b, ending.index(end - 1 - start)]
+                best, second, gap = _choices(logits)
+                token = int(best) if choose is None else choose([], logits)
                 layers = tuple((k[b:b + 1, :, :end], v[b:b + 1, :, :end])
                                for k, v in _layers(past))
                 if len(active) > 1:
                     layers = tuple((k.clone(), v.clone()) for k, v in layers)
                 rows[p] = Row(ids, layers, limit, [token], keep,
-                              token in self.stops or limit <= 1, [int(second)], [float(gap)])
+                              token in self.stops or limit <= 1, [int(second)], [float(gap)],
+                              choose)
             if len(staying) < len(active):
                 past.keep_rows(staying)
                 active = [active[b] for b in staying]
@@ -265,7 +275,7 @@ class DecodeBatch:
         """One forward of every row (a lone row with its prompt-lookup draft); returns the rows
         that finished, which have left the batch."""
         started = time.perf_counter()
-        drafting = self.lookup if len(self.rows) == 1 else 0
+        drafting = self.lookup if len(self.rows) == 1 and self.rows[0].choose is None else 0
         self.mask = _step(self.forward, self.rows, self.past, self.mask, self.stops, drafting,
                           self.stats, self.device)
         finished = [row for row in self.rows if row.done]
@@ -311,6 +321,9 @@ def _step(model: Any, active: list[Row], past: RoomyCache, mask: torch.Tensor,
     stats.decode_steps += 1
     stats.decode_rows += len(active)
     best, second, gap = (t.tolist() for t in _choices(out.logits))
+    for b, row in enumerate(active):
+        if row.choose is not None:  # a chooser's row has no draft: one slot
+            best[b][0] = row.choose(row.generated, out.logits[b, 0])
     kept = [_accept(r, d, list(zip(b, s, g, strict=True)), stops, stats)
             for r, d, b, s, g in zip(active, drafts, best, second, gap, strict=True)]
     unkept = slots - kept[0]  # rows in company have no draft and keep their one slot

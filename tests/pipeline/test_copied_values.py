@@ -1,0 +1,102 @@
+"""Copied values: a typed text or a selected option that is no whole-word span of the
+conversation is decoded again, each id keeping it a copy (the real SmolLM2 tokenizer and model);
+a value that is a copy is left as the model wrote it."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from pipeline.agent.copied_values import copy_source, uncopied_value, value_prefix
+from pipeline.agent.model_policy import GenerationSettings, load_model_policy
+from pipeline.agent.policy import Situation, turn_from_text
+from pipeline.model.copy_span import CopySpan, is_span
+from pipeline.tools.parse import parse_calls
+
+SOURCE = "Task: Search for action movies directed by Beck from year 2011.\n[1] Director: (empty)"
+
+
+@pytest.fixture(scope="module")
+def tokenizer(base_folder):
+    from transformers import AutoTokenizer
+
+    return AutoTokenizer.from_pretrained(base_folder)
+
+
+def test_a_span_starts_and_ends_at_word_bounds_case_aside():
+    assert is_span("beck", SOURCE) and is_span("Directed by Beck", SOURCE)
+    assert is_span("2011.", SOURCE) and is_span("(empty)", SOURCE)
+    assert not is_span("Bec", SOURCE)  # cut inside "Beck"
+    assert not is_span("eck", SOURCE) and not is_span("Terry", SOURCE) and not is_span("", SOURCE)
+    assert is_span("movies ", SOURCE)  # a copy may carry the space after a word (copy-paste)
+
+
+def test_the_copy_goes_on_only_as_the_source_does(tokenizer):
+    choose = CopySpan(tokenizer, SOURCE)
+    pieces = {tokenizer.decode([i]) for i in choose.allowed("Bec")}
+    assert pieces == {"k", "K"}  # "Beck" is the only way on, and it may not close yet
+    closing = {tokenizer.decode([i]) for i in choose.allowed("Beck")}
+    assert '"' in closing and '"}' in closing and " from" in closing
+    starts = {tokenizer.decode([i]) for i in choose.allowed("")}
+    assert {"B", "Be", "2", "directed"} <= starts
+    assert not any(p.startswith((" ", '"')) for p in starts)  # a copy starts on a word
+    assert choose.allowed("Terry") == []  # nothing to go on from: the model's own choice
+
+
+def test_the_value_of_a_call_and_where_it_opens():
+    turn = turn_from_text('<bu_type>{"index": 2, "text": "Bec"}<bu_end>')
+    assert uncopied_value(turn, SOURCE) == ("type", "text", "Bec")
+    assert uncopied_value(turn_from_text('<bu_type>{"index": 2, "text": "Beck"}<bu_end>'),
+                          SOURCE) is None
+    assert uncopied_value(turn_from_text('<bu_click>{"index": 2}<bu_end>'), SOURCE) is None
+    assert value_prefix('Typing.<bu_type>{"index": 2, "text": "Bec"}<bu_end>', "type", "text") \
+        == 'Typing.<bu_type>{"index": 2, "text": "'
+    assert value_prefix('{"name": "select", "arguments": {"index": 4, "option": "Re"}}',
+                        "select", "option") == '{"name": "select", "arguments": {"index": 4, ' \
+                                               '"option": "'
+    assert value_prefix('<bu_click>{"index": 2}<bu_end>', "type", "text") is None
+    messages = [{"role": "system", "content": "Type what you are told."},
+                {"role": "user", "content": "Task: x"}, {"role": "assistant", "content": "Sid"},
+                {"role": "tool", "content": "[3] Sidoney"}]
+    assert copy_source(messages) == "Task: x\n[3] Sidoney"
+
+
+@pytest.fixture(scope="module")
+def base_policy():
+    return load_model_policy("smollm2", GenerationSettings(max_new_tokens=40, bf16=False,
+                                                           prefix_cache=0))
+
+
+@pytest.mark.slow
+def test_a_value_decoded_from_its_opening_quote_is_a_copy_of_the_source(base_policy):
+    messages = [{"role": "system", "content": "You are a web agent."},
+                {"role": "user", "content": SOURCE + "\nType the director's name into [1]."}]
+    prefix = '{"name": "type", "arguments": {"index": 1, "text": "'
+    ids = base_policy.prompt_ids(messages) + base_policy.tokenizer.encode(
+        prefix, add_special_tokens=False)
+    choose = CopySpan(base_policy.tokenizer, copy_source(messages))
+    answer = base_policy.engine.submit(ids, 24, choose).result(timeout=120)
+    text = prefix + base_policy.tokenizer.decode(answer.ids, skip_special_tokens=True)
+    (call,) = parse_calls(text)
+    assert call.name == "type" and is_span(call.arguments["text"], copy_source(messages))
+
+
+@pytest.mark.slow
+def test_the_policy_replaces_a_garbled_copy_and_keeps_a_true_one(base_policy):
+    def turn(value: str):
+        messages = [{"role": "system", "content": "You are a web agent."},
+                    {"role": "user", "content": "Task: Search for movies directed by Terry."},
+                    {"role": "assistant", "content": '{"name": "type", "arguments": '
+                                                     f'{{"index": 1, "text": "{value}"}}}}'},
+                    {"role": "user", "content": "Reply with exactly that JSON again and nothing "
+                                                "else."}]
+        situation = Situation("", [], "query_only", messages, None)
+        return asyncio.run(base_policy.next_turn(situation))
+
+    garbled = turn("Terrel")  # the model repeats its own turn, which no user or tool message has
+    assert garbled.meta["copied"] == "Terrel"
+    assert garbled.call.arguments == {"index": 1, "text": "Terry"}
+    assert garbled.completion_tokens > 0
+    true = turn("Terry")
+    assert "copied" not in true.meta and true.call.arguments["text"] == "Terry"
