@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 
 from datagen.paraphrase.templates import VOCABULARY, reword
 from datagen.paraphrase.values import missing_values
-from datagen.paraphrase.wordnet import DEFAULT_DIR, SENSES, synonyms
+from datagen.paraphrase.wordnet import SENSES, synonyms
+from pipeline.query.wordnet import DEFAULT_DIR
 
 _WORD_OR_QUOTE = re.compile(r'"[^"]*"|[A-Za-z]+')
 

@@ -50,6 +50,7 @@ class Criteria:
     extreme: str = ""  # the planner's "cheapest" (money:min): that one of them leads
     affix: tuple[str, str] | None = None  # the planner's "starts with "An"": the one showing it
     pair_fields: str = ""  # the planner's clause that says its values in words (``pairing``)
+    similar: tuple[str, ...] = ()  # the planner's "words similar to a, b": their choices lead
     qualifier: Query | None = None  # the planner's "all posts *by @vel*": which of them count
     reveal: bool = False  # the planner's: a "more"/"menu" toggle leads when the name is unseen
 
@@ -86,6 +87,9 @@ def parse_criteria(index: PageIndex, args: dict[str, Any]) -> Criteria | str:
     ends = args.get("affix")
     if isinstance(ends, list | tuple) and len(ends) == 2 and all(isinstance(e, str) for e in ends):
         out.affix = (ends[0].lower(), ends[1].lower())
+    similar = args.get("similar")
+    if isinstance(similar, list | tuple) and all(isinstance(w, str) for w in similar):
+        out.similar = tuple(w.lower() for w in similar if w.strip())
     qualifier = _string(args.get("qualifier"))
     out.qualifier = make_query(qualifier) if qualifier else None
     role = _string(args.get("role"))

@@ -21,7 +21,9 @@ link to its page (``ordinals``), and ``extreme`` (the planner's "cheapest") with
 whose price, duration or number is the extreme one (``extremes``), ``affix`` (the planner's
 "an item that starts with "An"") with the element still to do that shows such a word
 (``affixes``: a suggestion), ``pair_fields`` (the planner's clause that says its values in
-words) with the empty text field whose value it says first (``pairing``), and ``qualifier`` (the
+words) with the empty text field whose value it says first (``pairing``), ``similar`` (the
+planner's "words similar to a, b") with the choice still to do that means what one of them does
+(``alike``), and ``qualifier`` (the
 planner's "all posts *by @vel*") lists what only the heaviest words or only the qualifier name
 -- another's Like, vel's Share -- with the done ones; ``text``, ``name``
 (matched against the visible text and accessible name only) and ``keyword_weights`` score the
@@ -44,6 +46,7 @@ from rapidfuzz import fuzz, process
 
 from pipeline.distill.model import DistilledPage
 from pipeline.query.affixes import affix_target
+from pipeline.query.alike import similar_target
 from pipeline.query.criteria import Constraint, Criteria, parse_criteria
 from pipeline.query.extremes import extreme_target
 from pipeline.query.filters import acted_on, landmark_spec
@@ -108,6 +111,7 @@ def query_elements(
     reveal_hidden: bool = False,
     affix: tuple[str, str] | None = None,
     pair_fields: str | None = None,
+    similar: list[str] | None = None,
 ) -> QueryResult:
     index = index_for(page)
     args = {
@@ -117,7 +121,7 @@ def query_elements(
         "prefer_role": prefer_role, "prefer_pending": prefer_pending,
         "calendar_date": calendar_date, "spin_value": spin_value, "ordinal": ordinal,
         "extreme": extreme, "qualifier": qualifier, "reveal_hidden": reveal_hidden,
-        "affix": affix, "pair_fields": pair_fields,
+        "affix": affix, "pair_fields": pair_fields, "similar": similar,
     }  # fmt: skip
     criteria = parse_criteria(index, args)
     if isinstance(criteria, str):
@@ -161,8 +165,10 @@ def _nearest(index: PageIndex, criteria: Criteria) -> list[Hit]:
 
 
 def _unmatched_rest(index: PageIndex, criteria: Criteria, hits: list[Hit]) -> list[Hit]:
-    """The elements that pass the hard constraints but matched no word, in document order —
-    only when a scored query's whole candidate set fits in ``max_results``."""
+    """The elements that pass the hard constraints but matched no word, in document order (with
+    ``prefer_pending`` those still to do first: after five shapes dragged into their boxes, the
+    Submit that no word of the task names) -- only when a scored query's whole candidate set
+    fits in ``max_results``."""
     if not criteria.scored:
         return []
     allowed = [ref for ref, entry in index.entries.items()
@@ -170,7 +176,10 @@ def _unmatched_rest(index: PageIndex, criteria: Criteria, hits: list[Hit]) -> li
     if len(allowed) > criteria.max_results or len(allowed) == len(hits):
         return []
     matched = {hit.ref for hit in hits}
-    return [Hit(ref, 0.0, "", "") for ref in allowed if ref not in matched]
+    rest = [ref for ref in allowed if ref not in matched]
+    if criteria.pending:
+        rest.sort(key=lambda ref: acted_on(index.entries[ref]))
+    return [Hit(ref, 0.0, "", "") for ref in rest]
 
 
 def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
@@ -212,6 +221,7 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
         nth_target(index, counted, criteria.ordinal) if criteria.ordinal else None,
         extreme_target(index, counted, criteria.extreme) if criteria.extreme else None,
         affix_target(index, criteria.affix) if criteria.affix else None,
+        similar_target(index, criteria.similar) if criteria.similar else None,
     ]
     for target in leads:
         if target is not None and all(c.allows(index.entries[target]) for c in constraints):

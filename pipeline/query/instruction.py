@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pipeline.query.affixes import affix
+from pipeline.query.alike import similar_words
 from pipeline.query.dates import DATE, date_terms, month_terms, picked_date
 from pipeline.query.extremes import superlative
 from pipeline.query.spinners import spin_value
@@ -66,7 +67,7 @@ _STEPPED_GOALS = ("calendar_date", "spin_value")  # a widget's goal (see ``dates
 # query_elements arguments only the planner passes: no tool schema has them
 PLANNER_ONLY = frozenset({"prefer_role", "prefer_pending", "calendar_date", "spin_value",
                           "ordinal", "extreme", "qualifier", "reveal_hidden", "affix",
-                          "pair_fields"})
+                          "pair_fields", "similar"})
 # "forward the email to Kim", "give Kim Lee the message": a recipient, typed into the To field
 _NAME = r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*"  # capitalised words: "Kim", "Kim Lee"
 # ("... wants the message to be sent to Kim", "Send Kim Lee's email", "Kim is waiting for ...")
@@ -367,6 +368,9 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
     if not _UNDOING_VERBS.intersection(words(task)):  # filled or ticked: most likely not next
         plan.arguments["prefer_pending"] = True
     plan.arguments["reveal_hidden"] = True  # a name nowhere on the page: look behind a menu
+    asked = similar_words(task)
+    if any(word in clauses[at].lower() for word in asked):  # a word of the list: its choice
+        plan.arguments["similar"] = list(asked)
     if single:
         return plan
     last_op = plan.op  # the operation the task ends with (this clause's, unless one follows)
@@ -415,7 +419,7 @@ def _to_send(arguments: dict[str, Any], weights: dict[str, float]) -> None:
     for word, weight in weights.items():
         weights[word] = _KEYWORD_WEIGHT if word in _FINISHING_WORDS else min(
             weight, _FAR_CONTEXT_WEIGHT)
-    for key in ("prefer_role", "ordinal", "extreme", "pair_fields", *_STEPPED_GOALS):
+    for key in ("prefer_role", "ordinal", "extreme", "pair_fields", "similar", *_STEPPED_GOALS):
         arguments.pop(key, None)
 
 

@@ -15,9 +15,9 @@ from datagen.miniwob.policies.figures import fits, parse_description
 from datagen.miniwob.policies.forms import split_names
 from datagen.miniwob.policies.games import best_move, win_chance
 from datagen.miniwob.policies.impossible import IMPOSSIBLE
-from datagen.miniwob.policies.similar import boxes_for
 from eval.browsergym.benchmark import MAX_STEPS, TASKS
 from pipeline.live.miniwob import list_tasks, serve_miniwob
+from pipeline.query.similar import boxes_for
 
 # The policies issue 15 added (the 41 before it are played by test_policies.py).
 ISSUE_15_TASKS = (

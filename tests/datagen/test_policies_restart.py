@@ -12,12 +12,12 @@ from datagen.miniwob.episode import perform, settle_target
 from datagen.miniwob.policies import POLICIES, policy_for
 from datagen.miniwob.policies.base import css
 from datagen.miniwob.policies.restart import effect_shown, next_label
-from datagen.miniwob.policies.similar import boxes_for
 from pipeline.agent.miniwob_env import LiveSettings, open_episode
 from pipeline.live.actions import LiveActions
 from pipeline.live.browser import BrowserConfig
 from pipeline.live.field_values import wire_value
 from pipeline.live.miniwob import episode_result, serve_miniwob
+from pipeline.query.similar import boxes_for
 
 SETTINGS = LiveSettings(BrowserConfig(), 60_000, disable_animations=True, after_action_ms=0)
 SEED = 5

@@ -6,7 +6,8 @@ import pytest
 
 from pipeline.distill import distill
 from pipeline.html.source import page_from_file, page_from_html
-from pipeline.query import query_elements
+from pipeline.query import index_for, query_elements, similar
+from pipeline.query.alike import similar_words
 from pipeline.query.instruction import query_for_step, query_from_instruction, task_clauses
 from pipeline.report.page_set import FIXTURE_DIR
 
@@ -584,6 +585,61 @@ def test_a_shape_already_in_the_box_is_done():
     plan = query_for_step("Drag all circles into the box.", [])
     top = page.node_of(query_elements(page, **plan.arguments).refs[0])
     assert page.state.nodes[top].attributes["fill"] == "blue"
+
+
+def test_once_every_shape_is_in_a_box_the_unnamed_submit_comes_before_them():
+    # drag-shapes-2 after its five drags: the task names no Submit, so it is among the elements
+    # no word matched -- and there the ones still to do come first
+    html = ('<body><svg width="160" height="160">'
+            '<rect id="shape-container" x="0" y="0" width="70" height="50" fill="none"/>'
+            '<rect id="shape-container" x="80" y="0" width="70" height="50" fill="none"/>'
+            + "".join(f'<circle cx="{cx}" cy="20" r="8" fill="{fill}" style="cursor:pointer"/>'
+                      for cx, fill in [(20, "black"), (50, "red"), (100, "blue"), (130, "red")])
+            + '</svg><button>Submit</button></body>')
+    state = page_from_html(html)
+    for node in state.nodes:
+        if node.tag == "rect":
+            node.bounds = (float(node.attributes["x"]), 0.0, 70.0, 50.0)
+        elif node.tag == "circle":
+            cx = float(node.attributes["cx"])
+            node.bounds = (cx - 8, 12.0, 16.0, 16.0)
+    page = distill(state)
+    task = "Drag all black shapes into the left box, and everything else into the right box."
+    refs = query_elements(page, **query_for_step(task, [""] * 4).arguments).refs
+    tags = [page.state.nodes[page.node_of(ref)].tag for ref in refs]
+    assert tags.index("button") < tags.index("circle", 1)  # before the unmatched done circles
+
+
+def test_words_similar_to_the_asked_ones_lead_by_meaning():
+    # click-checkboxes-soft: the asked words never show on the page, their synonyms do
+    task = "Select words similar to incorrect, tragic and click Submit."
+    assert similar_words(task) == ("incorrect", "tragic")
+    assert similar_words("Pick the synonyms of big or small.") == ("big", "small")
+    assert similar_words("Select Darya and click Submit.") == ()
+
+    def page(ticked: set[str]):
+        boxes = "".join(f'<label><input type="checkbox"{" checked" if w in ticked else ""}>'
+                        f"{w}</label>" for w in ["water", "sad", "chair", "wrong", "blue"])
+        return distill(page_from_html(f"<body>{boxes}<button>Submit</button></body>"))
+
+    def top(ticked: set[str], history: list[str]) -> str:
+        shown = page(ticked)
+        ref = query_elements(shown, **query_for_step(task, history).arguments).refs[0]
+        return index_for(shown).entries[ref].label
+
+    assert top(set(), []) == "wrong"
+    assert top({"wrong"}, ["[checkbox]  wrong -> CLICK"]) == "sad"
+    done = ["[checkbox]  wrong -> CLICK", "[checkbox]  sad -> CLICK"]
+    assert "similar" not in query_for_step(task, done).arguments  # now the Submit clause
+    assert top({"wrong", "sad"}, done) == "submit"
+
+
+def test_a_page_of_many_choices_matches_the_most_similar_pairs_first(monkeypatch):
+    boxes = ["water", "sad", "chair", "wrong", "blue", "funny"]
+    exhaustive = similar.boxes_for(["incorrect", "tragic", "humorous"], boxes)
+    monkeypatch.setattr(similar, "EXHAUSTIVE", 1)  # as on a page with dozens of choices
+    assert similar.boxes_for(["incorrect", "tragic", "humorous"], boxes) == exhaustive == [
+        "wrong", "sad", "funny"]
 
 
 def test_a_passive_delete_finds_the_trash_icon_too():

@@ -19,7 +19,7 @@ from datagen.miniwob.policies.base import (
     ordinal,
     quoted,
 )
-from datagen.miniwob.policies.similar import boxes_for
+from pipeline.query.similar import boxes_for
 
 
 async def click_test_2(page, episode):

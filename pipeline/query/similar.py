@@ -1,11 +1,12 @@
-"""Which checkbox words are similar to the asked words, by WordNet (click-checkboxes-soft).
+"""Which checkbox words are similar to the asked words, by WordNet (click-checkboxes-soft's oracle
+policy and the planner's similar words, ``pipeline.query.alike``).
 
     boxes_for(["big", "odd"], ["large", "water", "peculiar"])  # -> ["large", "peculiar"]
 
 The page asks for words "similar to big, odd": each asked word is a synonym, a plural or another
 form of exactly one box's word. Every (asked word, box word) pair is scored with WordNet evidence
 (``similarity``) and the asked words are matched to distinct boxes by the best total score (every
-one-to-one assignment is tried: at most 5 asked words and 6 boxes).
+one-to-one assignment is tried: at most 5 asked words and 6 boxes there).
 
 The score is graded by a short random walk over WordNet: from each sense of a word (weighted by
 how often WordNet's tagged corpus uses the word in that sense) the walk follows, for at most
@@ -27,12 +28,14 @@ depraved. Over 20,000 episodes simulated from that table the assignment is right
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections import Counter
 from functools import cache
 
-from datagen.paraphrase.wordnet import reader
+from pipeline.query.wordnet import reader
 
+EXHAUSTIVE = 20_000  # assignments of asked words to boxes tried one by one at most
 WALK_STEPS = 3
 STOP_CHANCE = 0.5  # at each synset reached
 PRUNE = 1e-6  # a walk drops branches less likely than this
@@ -49,12 +52,26 @@ _STOP_WORDS = frozenset({
 
 
 def boxes_for(asked: list[str], boxes: list[str]) -> list[str]:
-    """The box words the asked words match, one box each, by the best total similarity."""
+    """The box words the asked words match, one box each, by the best total similarity (every
+    assignment tried up to ``EXHAUSTIVE`` of them; on a page with more, the most similar pair
+    first, then the next among the rest)."""
     if len(asked) > len(boxes):
         raise ValueError(f"{len(asked)} asked words for {len(boxes)} boxes")
+    if math.perm(len(boxes), len(asked)) > EXHAUSTIVE:
+        return _greedy(asked, boxes)
     best = max(itertools.permutations(boxes, len(asked)),
                key=lambda chosen: sum(map(similarity, asked, chosen)))
     return list(best)
+
+
+def _greedy(asked: list[str], boxes: list[str]) -> list[str]:
+    pairs = sorted(((similarity(a, b), i, j) for i, a in enumerate(asked)
+                    for j, b in enumerate(boxes)), reverse=True)
+    chosen: dict[int, int] = {}
+    for _, i, j in pairs:
+        if i not in chosen and j not in chosen.values():
+            chosen[i] = j
+    return [boxes[chosen[i]] for i in range(len(asked))]
 
 
 @cache
