@@ -9,8 +9,7 @@ repeat on the page (tags, "Qty") are never used: they identify nothing. A button
 what the button does: it tells apart the text field it acts on (the box beside "Search"), but is
 no name for anything else in its card (a form's lone "Submit" does not name the list beside it,
 nor any of several text fields it sends), and the climb stops there: the card is found, it just
-has no name. A button that only sends or resets its form ("Submit", "OK", "Go") names no field
-either: the box beside "Submit" is a box, and calling it "Submit" sent a model to it to submit. A container that holds another element with the same label is a list of cards:
+has no name. A container that holds another element with the same label is a list of cards:
 only the texts between the element and its nearest twins are its own (a flat list of "Item A
 [Buy] Item B [Buy]"), and the climb stops there; when the card has no text that is its own
 alone, the text it shares with other cards of the list is used (two rows of an Odd/Even quiz
@@ -44,9 +43,6 @@ _CLIMB = 4  # ancestors tried
 _CARD_REFS = 6  # a container with more elements than this is a list, not a card
 _CARD_NODES = 120  # and one with more nodes is too big to read
 _ACTION_ROLES = frozenset({"button"})  # their labels say what they do, not what the card is
-# a button saying only this sends or resets its form, whatever the field beside it holds
-_FORM_VERBS = frozenset({"submit", "ok", "go", "send", "done", "next", "continue", "confirm",
-                         "apply", "save", "cancel", "reset", "clear", "enter"})
 _FURTHER_TEXTS = 3  # the card's own texts past the shown two, searched: a post's author line
 _SEARCHED_TEXT = 160
 
@@ -150,8 +146,8 @@ def _texts_around(page: DistilledPage, container: DNode, entry: Entry, counts: C
     repeated_before: list[str] = []
     repeated_after: list[str] = []
     nodes = page.state.nodes
-    own_field = is_text_field(nodes[entry.dnode.node_id])
-    skip_actions = not own_field or _other_text_field(page, container, entry.dnode)
+    skip_actions = not is_text_field(nodes[entry.dnode.node_id]) or _other_text_field(
+        page, container, entry.dnode)
     passed, refs, seen = False, 0, 0
     skip = {entry.label}
     stack = [container]
@@ -174,8 +170,7 @@ def _texts_around(page: DistilledPage, container: DNode, entry: Entry, counts: C
                 out.before.clear()
                 repeated_before.clear()
                 skip = {entry.label}
-            if nodes[node.node_id].role in _ACTION_ROLES and (
-                    skip_actions or labels.get(node.ref, "") in _FORM_VERBS):
+            if skip_actions and nodes[node.node_id].role in _ACTION_ROLES:
                 out.named_action = out.named_action or any(
                     part.is_text and not counts.repeated(collapse(part.text).lower())
                     for part in node.walk()
