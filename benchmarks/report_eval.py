@@ -192,19 +192,19 @@ def agent_section(agent: dict[str, Any] | None) -> list[str]:
 def eval_targets(results: dict[str, dict[str, Any] | None]) -> list[Target]:
     out = []
     live = (results.get("eval_miniwob") or {}).get("eval", {}).get("runs", {})
-    checkpoint = live.get("checkpoint/query_only", {})
+    live_mode = _mode_of(live)
+    checkpoint = live.get(f"checkpoint/{live_mode}", {})
     trained = checkpoint.get("groups", {}).get("trained", {}).get("success_rate")
     held = checkpoint.get("groups", {}).get("heldout_task", {}).get("success_rate")
-    out.append(_share("checkpoint, query_only, live: held-out seeds of trained tasks", trained,
-                      0.90))
-    out.append(Target("checkpoint, query_only, live: tasks held out of training",
+    out.append(_share(f"checkpoint, {live_mode}, live: held-out seeds of trained tasks",
+                      trained, 0.90))
+    out.append(Target(f"checkpoint, {live_mode}, live: tasks held out of training",
                       "measured and reported", _show(held), None if held is None else True))
-    oracle = live.get("oracle/query_only", {}).get("aggregate", {}).get("success_rate")
+    oracle = live.get(f"oracle/{live_mode}", {}).get("aggregate", {}).get("success_rate")
     out.append(_share("oracle, live, on the tasks it covers", oracle, 0.98))
     out.append(throughput_target(results.get("throughput_cache"), checkpoint))
     offline = (results.get("eval_mind2web_miniwob") or {}).get("eval", {}).get("runs", {})
-    mode = next((m for m in ("query_only", "planned") if f"checkpoint/{m}" in offline),
-                "query_only")  # planned: query_only plus the engine's candidates for the step
+    mode = _mode_of(offline)
     agg = offline.get(f"checkpoint/{mode}", {}).get("aggregate", {})
     out.append(_share(f"offline, held-out recorded steps: Step SR ({mode})", agg.get("step_sr"),
                       0.85))
@@ -217,6 +217,13 @@ def eval_targets(results: dict[str, dict[str, Any] | None]) -> list[Target]:
                       None if worst is None else worst <= 0.15))
     out.append(browsergym_full_target(results))
     return out
+
+
+def _mode_of(runs: dict[str, Any]) -> str:
+    """The mode a run's checkpoint row is read in: query_only, else planned (query_only plus
+    the engine's candidates for the step)."""
+    return next((m for m in ("query_only", "planned") if f"checkpoint/{m}" in runs),
+                "query_only")
 
 
 def browsergym_full_target(results: dict[str, dict[str, Any] | None]) -> Target:

@@ -113,13 +113,14 @@ class ModelPolicy:
         another valid call (``pipeline.agent.alternatives``; ``meta["fork"]``: which one)."""
         started = time.perf_counter()
         messages = self.prompt_messages(situation.messages)
-        generation = await self.generate(messages)
+        ids = self.prompt_ids(messages)
+        generation = await self.generate_ids(ids)
         position = calls_before(situation.messages)
-        turn = turn_from_text(generation.text, position)
+        text = generation.text  # the answer the turn is read from (a fork's, once taken)
+        turn = turn_from_text(text, position)
         prompt_tokens, completion_tokens = generation.prompt_tokens, generation.completion_tokens
         refused = refused_calls(situation.messages) if self.settings.alternatives else []
         if turn.call in refused:
-            ids = self.prompt_ids(messages)
             for number, prefix in enumerate(fork_prefixes(generation,
                                                           self.settings.alternatives), 1):
                 limit = self.settings.max_new_tokens - len(prefix)
@@ -128,34 +129,34 @@ class ModelPolicy:
                 forked = await self.generate_ids(ids + prefix, limit)
                 prompt_tokens += forked.prompt_tokens
                 completion_tokens += forked.completion_tokens
-                text = self.tokenizer.decode([*prefix, *forked.ids], skip_special_tokens=False)
-                candidate = turn_from_text(text, position)
+                forked_text = self.tokenizer.decode([*prefix, *forked.ids],
+                                                    skip_special_tokens=False)
+                candidate = turn_from_text(forked_text, position)
                 if isinstance(candidate.call, ToolCall) and candidate.call not in refused:
-                    turn = candidate
+                    turn, text = candidate, forked_text
                     turn.meta["fork"] = number
                     break
         if self.settings.copy_values:
-            copied = await self._copied(turn, generation.text, messages, position)
+            copied = await self._copied(turn, text, ids, copy_source(messages), position)
             if copied is not None:
                 prompt_tokens += copied.prompt_tokens
                 completion_tokens += copied.completion_tokens
+                copied.meta.update(turn.meta)
                 turn = copied
         turn.prompt_tokens, turn.completion_tokens = prompt_tokens, completion_tokens
         turn.seconds = time.perf_counter() - started
         return turn
 
-    async def _copied(self, turn: Turn, text: str, messages: list[dict[str, Any]],
+    async def _copied(self, turn: Turn, text: str, ids: list[int], source: str,
                       position: int) -> Turn | None:
-        """The turn with its uncopied value decoded again as a copy (``meta["copied"]``: the
-        value it replaces), or None when the value is a copy, the answer is another turn than
-        ``text`` (a fork) or no copy comes out."""
-        source = copy_source(messages)
+        """The turn (read from answer ``text`` to prompt ``ids``) with its value that copies
+        nothing of ``source`` decoded again as a copy (``meta["copied"]``: the value it
+        replaces); None when its values are copies or no copy comes out."""
         uncopied = uncopied_value(turn, source)
-        prefix = None if uncopied is None or turn.meta.get("fork") else \
-            value_prefix(text, uncopied[0], uncopied[1])
+        prefix = None if uncopied is None else value_prefix(text, uncopied[0], uncopied[1])
         if prefix is None:
             return None
-        ids = self.prompt_ids(messages) + self.tokenizer.encode(prefix, add_special_tokens=False)
+        ids = ids + self.tokenizer.encode(prefix, add_special_tokens=False)
         answer = await asyncio.wrap_future(self.engine.submit(
             ids, self.settings.max_new_tokens, CopySpan(self.tokenizer, source)))
         generation = generation_of(answer, len(ids), self.tokenizer)
