@@ -125,6 +125,11 @@ SECTIONS = (
         "BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): the same checkpoint, "
         "and shapes found by how they are drawn, a shape in its box done, a word's ends, values "
         "said in words paired with their fields, more recipients")),
+    ("eval_browsergym_copy", (
+        "BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): the same checkpoint, "
+        "a typed text or chosen option that copies nothing decoded again as a copy, words "
+        "similar to the asked ones found by meaning, what is still to do listed first among "
+        "the elements no word matched")),
 )
 STEPS_CURVES = ("browsergym_steps", "browsergym_dagger", "browsergym_dagger2")
 EVAL_RESULTS = (*(name for name, _ in SECTIONS), "agent", "throughput_cache")

@@ -7,15 +7,21 @@ model's greedy value is none.
 
 ``ModelPolicy.next_turn`` (with ``GenerationSettings.copy_values``) decodes the answer again from
 ``prefix``, each id chosen by ``pipeline.model.copy_span.CopySpan``, and takes that call when its
-value is a whole-word span of ``source``: "terrel" becomes the most likely copy the model
-writes ("terry" of the task's "Terry"). A value that already is a span is never touched, so a
-task that asks for a copy in another case gets the model's casing.
+value is a whole-word span of ``source`` and still spelt much like the value the model wrote
+(``close_copy``): "terrel" becomes the most likely copy the model writes ("terry" of the task's
+"Terry"), "11/20/20" "11/20/2013". A value that already is a span is never touched, so a task
+that asks for a copy in another case gets the model's casing; nor is a number, which the model
+may have worked out ("10" for 4 + 6); nor a value whose copy reads otherwise ("wPs", which the
+page drew and no message shows, would have become "w").
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from rapidfuzz import fuzz
 
 from pipeline.agent.policy import Turn
 from pipeline.model.copy_span import is_span
@@ -24,6 +30,8 @@ from pipeline.tools.codec import dumps_arguments
 from pipeline.tools.registry import spec
 
 COPIED = {"type": "text", "select": "option"}  # each action's argument that copies a value
+CLOSE = 60.0  # least rapidfuzz ratio (0-100, case aside) of a copy to the value it replaces
+_NUMBER = re.compile(r"^\s*[+-]?\d+(?:[.,]\d+)?\s*$")
 
 
 def copy_source(messages: Sequence[Mapping[str, Any]]) -> str:
@@ -34,14 +42,22 @@ def copy_source(messages: Sequence[Mapping[str, Any]]) -> str:
 
 def uncopied_value(turn: Turn, source: str) -> tuple[str, str, str] | None:
     """``(action, argument, value)`` of the turn's first call whose copied argument is a
-    non-empty string that is no whole-word span of ``source``; None when there is none."""
+    non-empty string, no number, that is no whole-word span of ``source``; None when there is
+    none."""
     for call in turn.calls:
         if not isinstance(call, ToolCall) or call.name not in COPIED:
             continue
         value = call.arguments.get(COPIED[call.name])
-        if isinstance(value, str) and value.strip() and not is_span(value, source):
+        if isinstance(value, str) and value.strip() and not _NUMBER.match(value) \
+                and not is_span(value, source):
             return call.name, COPIED[call.name], value
     return None
+
+
+def close_copy(written: str, copy: str) -> bool:
+    """Whether ``copy`` is spelt much like the value the model ``written`` (case aside): a
+    garbled copy of it, not another value."""
+    return fuzz.ratio(written.lower(), copy.lower()) >= CLOSE
 
 
 def value_prefix(text: str, action: str, argument: str) -> str | None:

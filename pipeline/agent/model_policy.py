@@ -39,7 +39,12 @@ from typing import Any, Literal
 import torch
 
 from pipeline.agent.alternatives import fork_prefixes, refused_calls
-from pipeline.agent.copied_values import copy_source, uncopied_value, value_prefix
+from pipeline.agent.copied_values import (
+    close_copy,
+    copy_source,
+    uncopied_value,
+    value_prefix,
+)
 from pipeline.agent.policy import Situation, Turn, calls_before, turn_from_text
 from pipeline.agent.prompts import is_agent_prompt, mode_of, untuned_system_prompt
 from pipeline.model.copy_span import CopySpan, is_span
@@ -151,7 +156,8 @@ class ModelPolicy:
                       position: int) -> Turn | None:
         """The turn (read from answer ``text`` to prompt ``ids``) with its value that copies
         nothing of ``source`` decoded again as a copy (``meta["copied"]``: the value it
-        replaces); None when its values are copies or no copy comes out."""
+        replaces); None when its values are copies or numbers, or no copy close to the value
+        comes out."""
         uncopied = uncopied_value(turn, source)
         prefix = None if uncopied is None else value_prefix(text, uncopied[0], uncopied[1])
         if prefix is None:
@@ -164,7 +170,8 @@ class ModelPolicy:
         copied = turn_from_text(prefix + generation.text, position)
         value = copied.call.arguments.get(uncopied[1]) if isinstance(copied.call, ToolCall) \
             and copied.call.name == uncopied[0] else None
-        if not isinstance(value, str) or not is_span(value, source):
+        if not isinstance(value, str) or not is_span(value, source) \
+                or not close_copy(uncopied[2], value):
             return None
         copied.prompt_tokens, copied.completion_tokens = \
             generation.prompt_tokens, generation.completion_tokens

@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from pipeline.agent.copied_values import copy_source, uncopied_value, value_prefix
+from pipeline.agent.copied_values import close_copy, copy_source, uncopied_value, value_prefix
 from pipeline.agent.model_policy import GenerationSettings, load_model_policy
 from pipeline.agent.policy import Situation, turn_from_text
 from pipeline.model.copy_span import CopySpan, is_span
@@ -50,6 +50,9 @@ def test_the_value_of_a_call_and_where_it_opens():
     assert uncopied_value(turn_from_text('<bu_type>{"index": 2, "text": "Beck"}<bu_end>'),
                           SOURCE) is None
     assert uncopied_value(turn_from_text('<bu_click>{"index": 2}<bu_end>'), SOURCE) is None
+    # a number may be worked out ("10" for 4 + 6): never taken for a garbled copy
+    assert uncopied_value(turn_from_text('<bu_type>{"index": 2, "text": "10"}<bu_end>'),
+                          SOURCE) is None
     assert value_prefix('Typing.<bu_type>{"index": 2, "text": "Bec"}<bu_end>', "type", "text") \
         == 'Typing.<bu_type>{"index": 2, "text": "'
     assert value_prefix('{"name": "select", "arguments": {"index": 4, "option": "Re"}}',
@@ -60,6 +63,13 @@ def test_the_value_of_a_call_and_where_it_opens():
                 {"role": "user", "content": "Task: x"}, {"role": "assistant", "content": "Sid"},
                 {"role": "tool", "content": "[3] Sidoney"}]
     assert copy_source(messages) == "Task: x\n[3] Sidoney"
+
+
+def test_a_copy_replaces_only_a_value_spelt_much_like_it():
+    assert close_copy("terrel", "terry") and close_copy("Bec", "Beck")
+    assert close_copy("11/20/20", "11/20/2013") and close_copy("Bowvet Island", "Bouvet Island")
+    assert not close_copy("wPs", "w")  # text the page drew, which no message shows
+    assert not close_copy("neque", "SCROLL: down:end")  # another value, not this one garbled
 
 
 @pytest.fixture(scope="module")
