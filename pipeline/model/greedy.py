@@ -12,7 +12,7 @@ forward confirms.
     stats.accepted_tokens / stats.drafted_tokens    # the share of draft ids confirmed
 
     batch = DecodeBatch(model, stops=[eos, end], lookup=4, stats=stats, together=16)
-    rows = batch.prefill([(ids_c, 96, None), (ids_d, 96, choose)], cache=cache)   # rows come and go
+    rows = batch.prefill([(ids_c, 96, None), (ids_d, 96, choose)], cache=cache)  # come and go
     batch.join(rows)                # between steps, beside the rows already decoding
     finished = batch.step()         # one forward; the rows it finished have left the batch
 

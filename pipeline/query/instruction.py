@@ -368,8 +368,8 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
     if not _UNDOING_VERBS.intersection(words(task)):  # filled or ticked: most likely not next
         plan.arguments["prefer_pending"] = True
     plan.arguments["reveal_hidden"] = True  # a name nowhere on the page: look behind a menu
-    asked = similar_words(task)
-    if any(word in clauses[at].lower() for word in asked):  # a word of the list: its choice
+    asked, said = similar_words(task), set(words(clauses[at]))
+    if any(set(words(item)) <= said for item in asked):  # a word of the list: its choice
         plan.arguments["similar"] = list(asked)
     if single:
         return plan
