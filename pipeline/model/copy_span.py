@@ -32,7 +32,7 @@ MAX_PIECE = 24  # characters of the longest vocabulary piece a copy is continued
 
 def is_span(value: str, source: str) -> bool:
     """Whether ``value`` occurs in ``source`` (case aside) starting and ending at word bounds."""
-    return any(True for _ in _ends(value, source.lower(), whole=True))
+    return next(_ends(value, source.lower(), whole=True), None) is not None
 
 
 class CopySpan:

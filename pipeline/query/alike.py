@@ -32,6 +32,9 @@ _SIMILAR = re.compile(
 _ITEM_SPLIT = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
 _CHOICES = (role_test("checkbox"), role_test("radio"), role_test("option"))
 _SHORT_LABEL = 2  # words of a label that can be a word of the list, where no choice is marked
+# choices matched at most: each new word costs a WordNet walk (~0.3 s), so on a page of more
+# (a list of links) the words alone search
+MAX_CHOICES = 24
 
 
 def similar_words(instruction: str) -> tuple[str, ...]:
@@ -45,13 +48,14 @@ def similar_words(instruction: str) -> tuple[str, ...]:
 
 def similar_target(index: PageIndex, asked: tuple[str, ...]) -> int | None:
     """The choice matched to the first asked word whose choice is still to do (None: every one
-    is done, the page has fewer choices than asked words, or WordNet is missing)."""
+    is done, the page has fewer choices than asked words or more than ``MAX_CHOICES``, or
+    WordNet is missing)."""
     choices = [ref for ref, entry in index.entries.items()
                if entry.label and any(test(entry) for test in _CHOICES)]
     if len(choices) < len(asked):
         choices = [ref for ref, entry in index.entries.items()
                    if entry.label and len(entry.label.split()) <= _SHORT_LABEL]
-    if not asked or len(choices) < len(asked):
+    if not asked or not len(asked) <= len(choices) <= MAX_CHOICES:
         return None
     labels = [index.entries[ref].label for ref in choices]
     try:

@@ -7,7 +7,7 @@ import pytest
 from pipeline.distill import distill
 from pipeline.html.source import page_from_file, page_from_html
 from pipeline.query import index_for, query_elements, similar
-from pipeline.query.alike import similar_words
+from pipeline.query.alike import MAX_CHOICES, similar_target, similar_words
 from pipeline.query.instruction import query_for_step, query_from_instruction, task_clauses
 from pipeline.report.page_set import FIXTURE_DIR
 
@@ -632,6 +632,10 @@ def test_words_similar_to_the_asked_ones_lead_by_meaning():
     done = ["[checkbox]  wrong -> CLICK", "[checkbox]  sad -> CLICK"]
     assert "similar" not in query_for_step(task, done).arguments  # now the Submit clause
     assert top({"wrong", "sad"}, done) == "submit"
+    many = distill(page_from_html("<body>" + "".join(
+        f'<label><input type="checkbox">item{i}</label>' for i in range(MAX_CHOICES + 1))
+        + "</body>"))
+    assert similar_target(index_for(many), ("incorrect",)) is None  # too many to walk: words
 
 
 def test_a_page_of_many_choices_matches_the_most_similar_pairs_first(monkeypatch):
