@@ -118,14 +118,15 @@ class ModelPolicy:
         another valid call (``pipeline.agent.alternatives``; ``meta["fork"]``: which one)."""
         started = time.perf_counter()
         messages = self.prompt_messages(situation.messages)
-        ids = self.prompt_ids(messages)
-        generation = await self.generate_ids(ids)
+        generation = await self.generate(messages)
+        ids: list[int] = []  # the rendered prompt, once a fork or a copy needs it
         position = calls_before(situation.messages)
         text = generation.text  # the answer the turn is read from (a fork's, once taken)
         turn = turn_from_text(text, position)
         prompt_tokens, completion_tokens = generation.prompt_tokens, generation.completion_tokens
         refused = refused_calls(situation.messages) if self.settings.alternatives else []
         if turn.call in refused:
+            ids = self.prompt_ids(messages)
             for number, prefix in enumerate(fork_prefixes(generation,
                                                           self.settings.alternatives), 1):
                 limit = self.settings.max_new_tokens - len(prefix)
@@ -142,7 +143,7 @@ class ModelPolicy:
                     turn.meta["fork"] = number
                     break
         if self.settings.copy_values:
-            copied = await self._copied(turn, text, ids, copy_source(messages), position)
+            copied = await self._copied(turn, text, messages, position, ids)
             if copied is not None:
                 prompt_tokens += copied.prompt_tokens
                 completion_tokens += copied.completion_tokens
@@ -152,17 +153,19 @@ class ModelPolicy:
         turn.seconds = time.perf_counter() - started
         return turn
 
-    async def _copied(self, turn: Turn, text: str, ids: list[int], source: str,
-                      position: int) -> Turn | None:
-        """The turn (read from answer ``text`` to prompt ``ids``) with its value that copies
-        nothing of ``source`` decoded again as a copy (``meta["copied"]``: the value it
-        replaces); None when its values are copies or numbers, or no copy close to the value
-        comes out."""
+    async def _copied(self, turn: Turn, text: str, messages: list[dict[str, Any]],
+                      position: int, ids: list[int]) -> Turn | None:
+        """The turn (read from answer ``text`` to ``messages``, whose rendered ``ids`` a fork
+        already made, else []) with its value that copies nothing of the messages decoded again
+        as a copy (``meta["copied"]``: the value it replaces); None when its values are copies
+        or numbers, or no copy close to the value comes out."""
+        source = copy_source(messages)
         uncopied = uncopied_value(turn, source)
         prefix = None if uncopied is None else value_prefix(text, uncopied[0], uncopied[1])
         if prefix is None:
             return None
-        ids = ids + self.tokenizer.encode(prefix, add_special_tokens=False)
+        ids = (ids or self.prompt_ids(messages)) + self.tokenizer.encode(
+            prefix, add_special_tokens=False)
         answer = await asyncio.wrap_future(self.engine.submit(
             ids, self.settings.max_new_tokens, CopySpan(self.tokenizer, source)))
         generation = generation_of(answer, len(ids), self.tokenizer)
