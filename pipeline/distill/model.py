@@ -100,6 +100,9 @@ class DistilledPage:
     landmarks: list[Landmark]
     headings: list[Heading]
     report: list[PassReport]
+    # per PageState node: shown (kept by noise, visibility and occlusion), before the tree passes
+    # fold it into its neighbours -- a hidden submenu's text is not (``query.hidden``)
+    shown: list[bool] = field(default_factory=list, repr=False, compare=False)
     # what readers derive from the page once and keep with it (the query index): never part of
     # the page's value, so it is left out of equality and repr
     derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)

@@ -122,4 +122,4 @@ def _distill(state: PageState, options: DistillOptions) -> DistilledPage:
     landmarks, headings = outline(state.nodes, root)
     selectors = build_selectors(state, refs)
     reports.append(PassReport("finish", 0, _ms(start)))
-    return DistilledPage(state, root, refs, selectors, landmarks, headings, reports)
+    return DistilledPage(state, root, refs, selectors, landmarks, headings, reports, kept)

@@ -51,6 +51,7 @@ from pipeline.query.criteria import Constraint, Criteria, parse_criteria
 from pipeline.query.extremes import extreme_target
 from pipeline.query.filters import acted_on, landmark_spec
 from pipeline.query.format import result_line
+from pipeline.query.hidden import hidden_openers
 from pipeline.query.index import Entry, PageIndex, index_for
 from pipeline.query.ordinals import nth_target
 from pipeline.query.pairing import next_field
@@ -213,10 +214,15 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
                 hits.append(hit)
                 if criteria.pending and acted_on(entry):
                     last.add(ref)
-    if criteria.reveal and keywords:
-        _lead_revealers(index, hits, keywords)
+    hidden = None  # the heaviest words name nothing shown: what opens the hidden one
+    if criteria.reveal and keywords and not _heaviest_named(index, keywords):
+        _lead_revealers(index, hits)
+        scores = {hit.ref: hit.score for hit in hits}
+        openers = hidden_openers(index, _heaviest(keywords), [query for query, _ in keywords])
+        hidden = max(openers, key=lambda ref: (openers[ref], scores.get(ref, 0.0)), default=None)
     counted = _counted(index, hits, prefer) if criteria.ordinal or criteria.extreme else []
     leads = [  # what the planner's arguments single out on the page; the last found leads
+        hidden,
         next_field(index, criteria.pair_fields) if criteria.pair_fields else None,
         nth_target(index, counted, criteria.ordinal) if criteria.ordinal else None,
         extreme_target(index, counted, criteria.extreme) if criteria.extreme else None,
@@ -241,22 +247,22 @@ def _half_named(index: PageIndex, keywords: list[tuple[Query, float]],
     return _heaviest_named(index, keywords) ^ qualified
 
 
+def _heaviest(keywords: list[tuple[Query, float]]) -> list[Query]:
+    """The heaviest of the keywords: the name a task quotes."""
+    top = max((weight for _, weight in keywords), default=0.0)
+    return [query for query, weight in keywords if weight == top]
+
+
 def _heaviest_named(index: PageIndex, keywords: list[tuple[Query, float]]) -> set[int]:
     """The elements the heaviest of the keywords (the name a task quotes) match."""
-    if not keywords:
-        return set()
-    top = max(weight for _, weight in keywords)
-    return {ref for query, weight in keywords if weight == top for term in query.terms
+    return {ref for query in _heaviest(keywords) for term in query.terms
             for ref in index.postings.get(term, ())}
 
 
-def _lead_revealers(index: PageIndex, hits: list[Hit], keywords: list[tuple[Query, float]]
-                    ) -> None:
+def _lead_revealers(index: PageIndex, hits: list[Hit]) -> None:
     """When the heaviest words (the name the task quotes) match no element on the page, what
     it names is likely behind a menu: a hit that says "more", "menu", "options" (or shows "…")
     gains ``REVEAL_BONUS`` -- the "more" toggle of the right post above its Reply and Like."""
-    if _heaviest_named(index, keywords):
-        return
     for hit in hits:
         entry = index.entries[hit.ref]
         if entry.text.strip() in _REVEAL_SYMBOLS or any(

@@ -9,7 +9,9 @@ from pipeline.distill import distill
 from pipeline.html.source import page_from_html
 from pipeline.query import build_index, index_for, query_elements
 from pipeline.query import index as index_module
+from pipeline.query.hidden import hidden_openers
 from pipeline.query.instruction import query_for_step, query_from_instruction
+from pipeline.query.scoring import make_query
 from pipeline.query.text import joined, terms, words
 
 
@@ -428,3 +430,42 @@ def test_a_name_nowhere_on_the_page_leads_to_the_menu_toggle_of_the_right_card()
     plain = {k: v for k, v in query_for_step(task, []).arguments.items() if k != "reveal_hidden"}
     top = index_for(page).entries[query_elements(page, **plain).refs[0]]
     assert top.node.attributes["class"] == "reply"  # without it: the card's first control
+
+
+MENU = """<body><button id="open-menu">Menu</button><ul role="menu">
+<li><div role="menuitem">Save</div></li>
+<li><div role="menuitem" aria-haspopup="true">Playback</div>
+  <ul role="menu" style="display:none"><li><div role="menuitem">Prev</div></li>
+  <li><div role="menuitem">Stop</div></li></ul></li>
+<li><div role="menuitem">Zoom In</div></li></ul></body>"""
+
+
+def test_a_name_in_a_hidden_submenu_leads_to_the_item_that_opens_it():
+    page = distill(page_from_html(MENU))
+    task = 'Click the "Menu" button, and then find and click on the item labeled "Prev".'
+    refs = query_elements(page, **query_for_step(task, ["[button]  Menu -> CLICK"]).arguments).refs
+    assert index_for(page).entries[refs[0]].text == "Playback"
+    shown = distill(page_from_html(MENU.replace(' style="display:none"', "")))
+    refs = query_elements(shown, **query_for_step(task, ["[button]  Menu -> CLICK"]).arguments).refs
+    assert index_for(shown).entries[refs[0]].text == "Prev"  # once open, the item itself
+
+
+def test_of_several_hidden_copies_the_one_whose_card_the_task_names_opens():
+    posts = "".join(
+        f'<div class="media"><div class="username">@{handle}</div><div class="controls">'
+        '<span class="reply"></span><span class="more"><ul style="display:none">'
+        f'<li>Share via DM</li><li>Block @{handle}</li></ul></span></div></div>'
+        for handle in ("annis", "tora", "vel"))
+    page = distill(page_from_html(f"<body>{posts}</body>"))
+    for task, handle in [('For the user @tora, click on the "Block" button.', "tora"),
+                         ('For the user @vel, click on the "Share via DM" button.', "vel")]:
+        top = index_for(page).entries[
+            query_elements(page, **query_for_step(task, []).arguments).refs[0]]
+        assert top.node.attributes["class"] == "more" and handle in top.context
+
+
+def test_a_hidden_text_under_the_whole_page_opens_nothing():
+    html = ('<body><button>Save</button><button>Load</button><button>Quit</button>'
+            '<button>Help</button><div style="display:none">Prev</div></body>')
+    page = distill(page_from_html(html))
+    assert hidden_openers(index_for(page), [make_query("Prev")]) == {}

@@ -1,0 +1,72 @@
+"""What opens a hidden element the task names: the item that holds a submenu, a nav dropdown.
+
+    openers = hidden_openers(index, names, words)   # {ref: task words its hidden text holds}
+
+A name the task quotes that no element on the page shows may sit in a part of the page that
+stays hidden until something opens it -- "Prev" in the submenu a jQuery UI menu keeps under
+"Playback", a link in a navigation bar's dropdown. The page state holds the hidden nodes: the
+nearest ancestor of such a text that holds kept elements at all holds what opens it (the submenu's
+``li`` holds the "Playback" item before the hidden list), and when it holds only a few of them
+(``MAX_OPENERS``: not the whole page around a hidden dialog) the last one before it opens it
+(a hidden list follows what opens it: the item, the folder's name, the "more" toggle). The
+planner's ``reveal_hidden`` leads with the opener whose hidden text holds most of the task's
+words, of those the best hit (``elements.run``): "Share via DM" of the post whose card the task
+names.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+
+from pipeline.distill.filters import NOISE_TAGS
+from pipeline.query.index import PageIndex
+from pipeline.query.scoring import Query
+from pipeline.query.text import analyse
+
+MAX_OPENERS = 3  # kept elements an opening ancestor may hold
+
+
+def hidden_openers(index: PageIndex, names: Sequence[Query], words: Sequence[Query] = ()
+                   ) -> dict[int, int]:
+    """``{ref: overlap}``: the refs that open a hidden text holding one of ``names`` (the
+    queries of the name a task quotes) as a phrase, each with the most stems of ``words`` (the
+    step's keywords) such a text holds ("Block @vel" names vel's post); empty when no hidden
+    text holds a name or no few refs hold one."""
+    phrases = [name.line for name in names if name.seq]
+    state, shown = index.state, index.page.shown
+    if not phrases or not shown:  # a page assembled without the distill passes: nothing hidden
+        return {}
+    wanted = {term for query in words for term in query.seq}
+    openers: dict[int, int] = {}
+    for node in state.nodes:
+        if node.kind != "text" or shown[node.id] or node.parent is None \
+                or state.nodes[node.parent].tag in NOISE_TAGS:
+            continue
+        stems = analyse(node.text)[0]
+        if any(phrase in f" {' '.join(stems)} " for phrase in phrases):
+            opener = _opener(index, node.parent)
+            if opener is not None:
+                overlap = len(wanted.intersection(stems))
+                openers[opener] = max(overlap, openers.get(opener, 0))
+    return openers
+
+
+def _opener(index: PageIndex, node_id: int) -> int | None:
+    """Of the few refs of the nearest ancestor of ``node_id`` that holds any, the last one
+    before it in document order -- the item, toggle or link a hidden list follows -- or else
+    the first after it; None when they are many."""
+    nodes = index.state.nodes
+    for ancestor in index.state.ancestors(node_id):
+        last = ancestor
+        while nodes[last].children:
+            last = nodes[last].children[-1]
+        held = index.ref_nodes[bisect_left(index.ref_nodes, ancestor):
+                               bisect_right(index.ref_nodes, last)]
+        if not held:
+            continue
+        if len(held) > MAX_OPENERS:
+            return None
+        before = [node for node in held if node < node_id]
+        return index.ref_by_node[before[-1] if before else held[0]]
+    return None
