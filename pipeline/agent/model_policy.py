@@ -12,6 +12,7 @@ stops at ``<bu_end>`` or the end of the turn; with ``settings.alternatives`` an 
 repeats a call the step already refused is replaced by the most likely one that does not
 (``pipeline.agent.alternatives``); with ``settings.copy_values`` (the default) a typed text or a
 selected option that copies nothing of the conversation is decoded again as the most likely copy
+and its letter case set as the task asks or as the conversation writes it
 (``pipeline.agent.copied_values``).
 ``next_turn`` calls made at the same time (episodes or offline steps run concurrently) are
 decoded together by the policy's ``Engine``
@@ -40,6 +41,8 @@ import torch
 
 from pipeline.agent.alternatives import fork_prefixes, refused_calls
 from pipeline.agent.copied_values import (
+    asked_case,
+    cased,
     close_copy,
     copy_source,
     uncopied_value,
@@ -143,23 +146,24 @@ class ModelPolicy:
                     turn.meta["fork"] = number
                     break
         if self.settings.copy_values:
-            copied = await self._copied(turn, text, messages, position, ids)
+            source = copy_source(messages)
+            copied = await self._copied(turn, text, source, messages, position, ids)
             if copied is not None:
                 prompt_tokens += copied.prompt_tokens
                 completion_tokens += copied.completion_tokens
                 copied.meta.update(turn.meta)
                 turn = copied
+            turn = cased(turn, source, asked_case(situation.task), position)
         turn.prompt_tokens, turn.completion_tokens = prompt_tokens, completion_tokens
         turn.seconds = time.perf_counter() - started
         return turn
 
-    async def _copied(self, turn: Turn, text: str, messages: list[dict[str, Any]],
+    async def _copied(self, turn: Turn, text: str, source: str, messages: list[dict[str, Any]],
                       position: int, ids: list[int]) -> Turn | None:
         """The turn (read from answer ``text`` to ``messages``, whose rendered ``ids`` a fork
-        already made, else []) with its value that copies nothing of the messages decoded again
-        as a copy (``meta["copied"]``: the value it replaces); None when its values are copies
-        or numbers, or no copy close to the value comes out."""
-        source = copy_source(messages)
+        already made, else []) with its value that copies nothing of the messages' ``source``
+        decoded again as a copy (``meta["copied"]``: the value it replaces); None when its
+        values are copies or numbers, or no copy close to the value comes out."""
         uncopied = uncopied_value(turn, source)
         prefix = None if uncopied is None else value_prefix(text, uncopied[0], uncopied[1])
         if prefix is None:

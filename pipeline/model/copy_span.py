@@ -5,6 +5,7 @@ text (the task and what the page and tools showed), case aside.
     answer = engine.submit(prompt_ids + prefix_ids, limit=24, choose=choose).result()
     is_span("terry", source)    # True: "Terry" is a word of the source
     is_span("Bec", source)      # False when the source only has "Beck"
+    span_as_written("terry", source)   # "Terry"
     choose.allowed("Bec")       # the ids of "k", "k "... : "Beck" goes on in the source
 
 The values an agent types into a field or picks from a list are nearly always copied: in the
@@ -33,6 +34,16 @@ MAX_PIECE = 24  # characters of the longest vocabulary piece a copy is continued
 def is_span(value: str, source: str) -> bool:
     """Whether ``value`` occurs in ``source`` (case aside) starting and ending at word bounds."""
     return next(_ends(value, source.lower(), whole=True), None) is not None
+
+
+def span_as_written(value: str, source: str) -> str | None:
+    """``value``'s first whole-word occurrence in ``source`` (case aside) as ``source`` writes
+    it ("morbi" in "Morbi. Morbi id nisl": "Morbi"); None when there is none."""
+    lower = source.lower()
+    if len(lower) != len(source):  # a letter whose lower case is longer: offsets would drift
+        return None
+    end = next(_ends(value, lower, whole=True), (None, True))[0]
+    return None if end is None else source[end - len(value):end]
 
 
 class CopySpan:

@@ -8,10 +8,17 @@ import asyncio
 
 import pytest
 
-from pipeline.agent.copied_values import close_copy, copy_source, uncopied_value, value_prefix
+from pipeline.agent.copied_values import (
+    asked_case,
+    cased,
+    close_copy,
+    copy_source,
+    uncopied_value,
+    value_prefix,
+)
 from pipeline.agent.model_policy import GenerationSettings, load_model_policy
 from pipeline.agent.policy import Situation, turn_from_text
-from pipeline.model.copy_span import CopySpan, is_span
+from pipeline.model.copy_span import CopySpan, is_span, span_as_written
 from pipeline.tools.parse import parse_calls
 
 SOURCE = "Task: Search for action movies directed by Beck from year 2011.\n[1] Director: (empty)"
@@ -70,6 +77,37 @@ def test_a_copy_replaces_only_a_value_spelt_much_like_it():
     assert close_copy("11/20/20", "11/20/2013") and close_copy("Bowvet Island", "Bouvet Island")
     assert not close_copy("wPs", "w")  # text the page drew, which no message shows
     assert not close_copy("neque", "SCROLL: down:end")  # another value, not this one garbled
+
+
+def test_the_letter_case_the_task_asks_for():
+    assert asked_case('Type "TULA" in all lower case letters in the text input') == "lower"
+    assert asked_case('Enter "juan" in all upper case letters') == "upper"
+    assert asked_case("Write it in UPPERCASE") == "upper"
+    assert asked_case("Enter the code in capital letters") == "upper"
+    assert asked_case("Search for movies directed by Beck") is None
+    assert asked_case("Open the showcase of lower prices") is None
+
+
+def test_a_value_is_cased_as_the_task_asks_or_as_the_source_writes_it():
+    source = 'Task: Type "TULA" in lower case.\nMorbi. Morbi id nisl. [2] Colour: Light Blue'
+
+    def value(text: str, case: str | None = None) -> tuple[str, str | None]:
+        turn = cased(turn_from_text(text, 3), source, case, 3)
+        return turn.call.arguments.get("text") or turn.call.arguments.get("option"), \
+            turn.meta.get("cased")
+
+    assert span_as_written("morbi id", source) == "Morbi id"
+    assert span_as_written("bi", source) is None
+    assert value('<bu_type>{"index": 1, "text": "TULA"}<bu_end>', "lower") == ("tula", "TULA")
+    assert value('<bu_type>{"index": 1, "text": "morbi"}<bu_end>') == ("Morbi", "morbi")
+    assert value('<bu_type>{"index": 1, "text": "Morbi"}<bu_end>') == ("Morbi", None)
+    assert value('<bu_type>{"index": 1, "text": "lorem"}<bu_end>') == ("lorem", None)  # no copy
+    assert value('<bu_select>{"index": 2, "option": "light blue"}<bu_end>', "upper") == \
+        ("Light Blue", "light blue")  # an option is the page's, whatever the task says
+    turn = cased(turn_from_text('<bu_type>{"index": 1, "text": "morbi"}<bu_end>', 3), source,
+                 None, 3)
+    assert turn.message["tool_calls"][0]["function"]["arguments"] == {"index": 1,
+                                                                      "text": "Morbi"}
 
 
 @pytest.fixture(scope="module")
