@@ -94,7 +94,7 @@ def cased(turn: Turn, source: str, case: str | None, position: int = 0) -> Turn:
     """The turn with its first copied value in the letter case ``case`` asks for (a ``type``
     text), or else as ``source`` writes it when it holds the value only in another case; the
     turn itself when neither changes it (``meta["cased"]``: the value replaced). ``position``
-    keeps the rebuilt call's id (``turn_from_text``)."""
+    is the number of calls earlier in the conversation, as ``turn_from_text`` takes it."""
     if not all(isinstance(call, ToolCall) for call in turn.calls):
         return turn  # a reply the loop refuses anyway
     for number, call in enumerate(turn.calls):
