@@ -130,6 +130,10 @@ SECTIONS = (
         "a typed text or chosen option that copies nothing decoded again as a copy, words "
         "similar to the asked ones found by meaning, what is still to do listed first among "
         "the elements no word matched")),
+    ("eval_browsergym_s46", (
+        "BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): the same checkpoint, "
+        "a typed value in the letter case the task asks for or else as the conversation writes "
+        "it, and what opens a hidden element the task names listed first")),
 )
 STEPS_CURVES = ("browsergym_steps", "browsergym_dagger", "browsergym_dagger2")
 EVAL_RESULTS = (*(name for name, _ in SECTIONS), "agent", "throughput_cache")
