@@ -42,8 +42,8 @@ def span_as_written(value: str, source: str) -> str | None:
     lower = source.lower()
     if len(lower) != len(source):  # a letter whose lower case is longer: offsets would drift
         return None
-    end = next(_ends(value, lower, whole=True), (None, True))[0]
-    return None if end is None else source[end - len(value):end]
+    found = next(_ends(value, lower, whole=True), None)
+    return None if found is None else source[found[0] - len(value.lower()):found[0]]
 
 
 class CopySpan:

@@ -24,7 +24,6 @@ Landmarks are named ``KIND`` or ``KIND:name`` where KIND is a label (``NAV``, ``
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from typing import Any
 
@@ -193,9 +192,7 @@ def heading_scope(index: PageIndex, headings: list[Heading]) -> frozenset[int]:
     refs: set[int] = set()
     for heading in headings:
         lo, hi = section_span(index, heading)
-        start = bisect_left(index.ref_nodes, lo)
-        end = bisect_right(index.ref_nodes, hi)
-        refs.update(index.ref_by_node[node_id] for node_id in index.ref_nodes[start:end])
+        refs.update(index.refs_between(lo, hi))
         holder = _holder(index, heading.node_id)
         if holder is not None:
             refs.add(holder)

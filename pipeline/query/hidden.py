@@ -16,7 +16,6 @@ names.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
 from pipeline.distill.filters import NOISE_TAGS
@@ -61,12 +60,11 @@ def _opener(index: PageIndex, node_id: int) -> int | None:
         last = ancestor
         while nodes[last].children:
             last = nodes[last].children[-1]
-        held = index.ref_nodes[bisect_left(index.ref_nodes, ancestor):
-                               bisect_right(index.ref_nodes, last)]
+        held = index.refs_between(ancestor, last)
         if not held:
             continue
         if len(held) > MAX_OPENERS:
             return None
-        before = [node for node in held if node < node_id]
-        return index.ref_by_node[before[-1] if before else held[0]]
+        before = [ref for ref in held if index.entries[ref].dnode.node_id < node_id]
+        return before[-1] if before else held[0]
     return None

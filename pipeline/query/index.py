@@ -18,6 +18,7 @@ tools can be called with the page alone and never rebuild for the same page.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
@@ -98,6 +99,12 @@ class PageIndex:
     @property
     def state(self) -> PageState:
         return self.page.state
+
+    def refs_between(self, first: int, last: int) -> list[int]:
+        """The refs whose PageState node id lies in ``first..last`` (a subtree, a section), in
+        document order."""
+        held = self.ref_nodes[bisect_left(self.ref_nodes, first):bisect_right(self.ref_nodes, last)]
+        return [self.ref_by_node[node_id] for node_id in held]
 
 
 def build_index(page: DistilledPage) -> PageIndex:
