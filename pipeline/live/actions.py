@@ -21,6 +21,7 @@ with trusted input (Playwright's mouse and keyboard). A problem comes back as an
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -46,6 +47,7 @@ ActionError = Literal["stale", "hidden", "disabled", "covered", "not_editable", 
 PROBE_FRACTIONS = ((0.5, 0.5), (0.25, 0.5), (0.75, 0.5), (0.5, 0.25), (0.5, 0.75),
                    (0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75),
                    (0.1, 0.5), (0.9, 0.5), (0.5, 0.1), (0.5, 0.9))
+SPIN_BUTTONS_PX = 18  # the right end of a number field its spin buttons take (Chromium: ~15)
 DETACH_TIMEOUT_S = 1.0
 DRAG_STEPS = 8  # mouse moves between press and release (drag libraries want several)
 _GROUP = "pagescout-select-text"  # remote objects select_text holds, released together
@@ -76,6 +78,19 @@ def probe_points(quads: list[list[float]], width: float, height: float
             if 0 <= x < width and 0 <= y < height:
                 points.append((x, y))
     return points
+
+
+def without_spin_buttons(quad: list[float]) -> list[float]:
+    """A number field's content quad without the spin buttons at its right end, where a click
+    steps the value (the centre of a 30 px field is on them): its left part, at least a third
+    of it, as a person clicks a field to put the caret in it."""
+    width = math.dist(quad[0:2], quad[2:4])
+    if width <= 0:
+        return quad
+    keep = max(width - SPIN_BUTTONS_PX, width / 3) / width
+    top_right = [a + (b - a) * keep for a, b in zip(quad[0:2], quad[2:4], strict=True)]
+    bottom_right = [a + (b - a) * keep for a, b in zip(quad[6:8], quad[4:6], strict=True)]
+    return [*quad[0:2], *top_right, *bottom_right, *quad[6:8]]
 
 
 class LiveActions:
@@ -383,16 +398,18 @@ class LiveActions:
 
     async def _pointable(self, backend_id: int, what: str) -> tuple[float, float] | ActionOutcome:
         """A point of the element (scrolled into view) where the mouse reaches the element
-        itself, or why there is none (as click). The centre of its box comes first; when
-        something lies on top there (a label over a pie slice, an overlapping button), the
-        other probe points of its boxes (``probe_points``) are tried, as a person clicks the
-        part of a half-covered button they can see. Covered everywhere: the first cover is
-        named."""
-        object_id, _, problem = await self._ready(backend_id, what)
+        itself, or why there is none (as click). The centre of its box comes first (a number
+        field's box without its spin buttons: ``without_spin_buttons``); when something lies on
+        top there (a label over a pie slice, an overlapping button), the other probe points of
+        its boxes (``probe_points``) are tried, as a person clicks the part of a half-covered
+        button they can see. Covered everywhere: the first cover is named."""
+        object_id, state, problem = await self._ready(backend_id, what)
         if problem:
             return problem
         await self._call(object_id, element_js.SCROLL_JS)
         quads = (await self._send("DOM.getContentQuads", {"backendNodeId": backend_id}))["quads"]
+        if state["tag"] == "input" and state["type"] == "number":
+            quads = [without_spin_buttons(quad) for quad in quads]
         metrics = await self._send("Page.getLayoutMetrics")
         viewport = metrics["cssLayoutViewport"]
         points = probe_points(quads, viewport["clientWidth"], viewport["clientHeight"])

@@ -5,12 +5,13 @@ text (the task and what the page and tools showed), case aside.
     answer = engine.submit(prompt_ids + prefix_ids, limit=24, choose=choose).result()
     is_span("terry", source)    # True: "Terry" is a word of the source
     is_span("Bec", source)      # False when the source only has "Beck"
-    span_as_written("terry", source)   # "Terry"
+    span_as_written("terry", source)   # "Terry"; "aoy" in "a O Y": "aOY"
     choose.allowed("Bec")       # the ids of "k", "k "... : "Beck" goes on in the source
 
 The values an agent types into a field or picks from a list are nearly always copied: in the
 recipe's training data every ``type`` text and ``select`` option but text-transform's (whose text
-the page draws and no listing shows) is a whole-word span of the conversation before it. A small
+the page draws letter by letter, read back spaced: "a O Y" for "aOY") is a whole-word span of the
+conversation before it. A small
 model still garbles a copy now and then ("Terry" -> "terrel", "Beck" -> "Bec"). ``CopySpan`` is
 a chooser for ``pipeline.model.greedy``: given the ids decoded after the value's opening quote
 and the logits of the next one, it takes the most likely id among those that keep the value the
@@ -43,7 +44,29 @@ def span_as_written(value: str, source: str) -> str | None:
     if len(lower) != len(source):  # a letter whose lower case is longer: offsets would drift
         return None
     found = next(_ends(value, lower, whole=True), None)
-    return None if found is None else source[found[0] - len(value.lower()):found[0]]
+    if found is None:
+        return _letters_as_written(value, source)
+    return source[found[0] - len(value.lower()):found[0]]
+
+
+def _letters_as_written(value: str, source: str) -> str | None:
+    """``value`` with each letter as ``source`` writes it where ``source`` holds the same run of
+    letters from a word start to a word end but spaced otherwise ("aoy" in a text-transform
+    captcha drawn letter by letter, "a O Y": "aOY"; the spacing stays ``value``'s); None when
+    it holds none."""
+    needle = "".join(value.split()).lower()
+    if not needle or len(needle) != sum(not char.isspace() for char in value):
+        return None
+    kept = [at for at, char in enumerate(source) if not char.isspace()]
+    joined = "".join(source[at] for at in kept).lower()
+    start = joined.find(needle)
+    while start >= 0:
+        first, last = kept[start], kept[start + len(needle) - 1]
+        if _bound(source, first - 1, needle[0]) and _bound(source, last + 1, needle[-1]):
+            letters = iter(source[at] for at in kept[start:start + len(needle)])
+            return "".join(char if char.isspace() else next(letters) for char in value)
+        start = joined.find(needle, start + 1)
+    return None
 
 
 class CopySpan:

@@ -98,6 +98,11 @@ def test_a_value_is_cased_as_the_task_asks_or_as_the_source_writes_it():
 
     assert span_as_written("morbi id", source) == "Morbi id"
     assert span_as_written("bi", source) is None
+    captcha = "Type the text below into the text field.\na O Y\nSubmit"
+    assert span_as_written("aoy", captcha) == "aOY"  # letters drawn apart, read back spaced
+    assert span_as_written("a oy", captcha) == "a OY"  # the spacing stays the value's
+    assert span_as_written("extbelow", captcha) is None  # a run that starts inside a word
+    assert span_as_written("aoysub", captcha) is None  # ... or ends inside a word
     assert value('<bu_type>{"index": 1, "text": "TULA"}<bu_end>', "lower") == ("tula", "TULA")
     assert value('<bu_type>{"index": 1, "text": "morbi"}<bu_end>') == ("Morbi", "morbi")
     assert value('<bu_type>{"index": 1, "text": "Morbi"}<bu_end>') == ("Morbi", None)

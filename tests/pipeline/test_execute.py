@@ -8,7 +8,7 @@ import pytest
 from pipeline.agent.execute import execute, execute_offline
 from pipeline.distill import DistillOptions, distill
 from pipeline.html.source import page_from_file
-from pipeline.live.actions import LiveActions, probe_points
+from pipeline.live.actions import LiveActions, probe_points, without_spin_buttons
 from pipeline.report.page_set import FIXTURE_DIR
 from pipeline.tools.calls import make_call
 
@@ -46,6 +46,13 @@ def live(capture_session, fixture_server):
 
 def value_of(run, actions, css: str, prop: str = "value"):
     return run(actions.page.eval_on_selector(css, f"el => el.{prop}"))
+
+
+def injected(live, script: str, css: str):
+    """(LiveActions, run, backend id of ``css``) on forms.html after ``script`` added to it."""
+    _, actions, run = live("forms.html")
+    run(actions.page.evaluate(script))
+    return actions, run, run(actions.backend_id_of(f"() => document.querySelector('{css}')"))
 
 
 @pytest.mark.browser
@@ -112,6 +119,12 @@ def test_probe_points_start_at_the_centre_and_stay_inside_the_box_and_the_viewpo
     assert probe_points([[900, 0, 950, 0, 950, 40, 900, 40]], 800, 600) == []
 
 
+def test_a_number_field_is_pointed_at_left_of_its_spin_buttons():
+    assert without_spin_buttons([0, 0, 30, 0, 30, 10, 0, 10]) == [0, 0, 12, 0, 12, 10, 0, 10]
+    assert without_spin_buttons([0, 0, 24, 0, 24, 10, 0, 10]) == [0, 0, 8, 0, 8, 10, 0, 10]
+    assert without_spin_buttons([5, 5, 5, 5, 5, 5, 5, 5]) == [5, 5, 5, 5, 5, 5, 5, 5]
+
+
 HALF_COVER_JS = """fraction => {
   const button = document.querySelector('#signup-submit');
   button.addEventListener('click', () => { button.dataset.clicked = 'yes'; });
@@ -136,6 +149,23 @@ def test_a_half_covered_button_is_clicked_where_it_shows_and_a_whole_cover_is_na
     run(actions.page.evaluate(HALF_COVER_JS, 1.0))
     covered = run(execute(make_call("click", index=button), page, actions))
     assert covered.error == "covered" and "is covered by <div#cover>" in covered.text
+
+
+NARROW_NUMBER_JS = """() => {
+  const field = Object.assign(document.createElement('input'), {type: 'number', value: '5',
+                                                                 id: 'narrow-number'});
+  field.style.width = '30px';
+  document.body.prepend(field);
+}"""
+
+
+@pytest.mark.browser
+def test_a_narrow_number_field_is_clicked_in_its_text_not_on_its_spin_buttons(live):
+    actions, run, field = injected(live, NARROW_NUMBER_JS, "#narrow-number")
+    clicked = run(actions.click(field, "the field"))
+    assert clicked.ok, clicked.text
+    assert value_of(run, actions, "#narrow-number") == "5"  # not stepped down by a spin button
+    assert run(actions.page.evaluate("() => document.activeElement.id")) == "narrow-number"
 
 
 @pytest.mark.browser
@@ -183,9 +213,7 @@ _TERMINAL_JS = """() => {
 
 @pytest.mark.browser
 def test_typing_into_a_widget_goes_to_the_hidden_field_its_click_focuses(live):
-    _, actions, run = live("forms.html")
-    run(actions.page.evaluate(_TERMINAL_JS))
-    term = run(actions.backend_id_of("() => document.querySelector('#term')"))
+    actions, run, term = injected(live, _TERMINAL_JS, "#term")
     unfocused = run(actions.type(term, "ls", "the terminal"))
     assert unfocused.error == "not_editable", unfocused.message
     assert run(actions.click(term, "the terminal")).ok
