@@ -28,6 +28,7 @@ from pipeline.model.token_count import count_tokens
 from pipeline.query import QueryResult, index_for, query_elements
 from pipeline.query.format import result_line
 from pipeline.query.instruction import InstructionQuery, query_for_step
+from pipeline.query.places import drop_places
 from pipeline.query.summary import page_overview, scroll_line
 from pipeline.render import render_flat, render_outline
 from pipeline.tools.registry import TOOLS, ToolKind
@@ -85,12 +86,14 @@ def step_candidates(task: str, history: Sequence[str], page: DistilledPage,
                     count: int = CANDIDATES, avoid: int | None = None) -> str:
     """The ``planned`` mode's block: the first ``count`` results of ``planned_search``, as
     ``query_elements`` prints them, without ``avoid`` (an element whose action just changed
-    nothing: the next result takes its place)."""
+    nothing: the next result takes its place); when the task drags the first, a list's item,
+    the first and then the other items of its list (``drop_places``: where it can go)."""
     refs = [ref for ref in planned_search(task, history, page)[1].refs if ref != avoid]
     if not refs:
         return "Candidates for this step: none; find elements with the query tools."
     index = index_for(page)
-    lines = [result_line(index, ref) for ref in refs[:count]]
+    places = drop_places(index, task, refs[0])
+    lines = [result_line(index, ref) for ref in ([refs[0], *places] if places else refs[:count])]
     return CANDIDATES_HEADER + "\n" + "\n".join(lines)
 
 

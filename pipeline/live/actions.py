@@ -50,6 +50,7 @@ PROBE_FRACTIONS = ((0.5, 0.5), (0.25, 0.5), (0.75, 0.5), (0.5, 0.25), (0.5, 0.75
 SPIN_BUTTONS_PX = 18  # the right end of a number field its spin buttons take (Chromium: ~15)
 DETACH_TIMEOUT_S = 1.0
 DRAG_STEPS = 8  # mouse moves between press and release (drag libraries want several)
+DROP_PAST = 0.3  # how far past the centre of the element it is dropped on (``drop_point``)
 _GROUP = "pagescout-select-text"  # remote objects select_text holds, released together
 _VALUE_SET_TYPES = frozenset({"date", "time", "datetime-local", "month", "week", "color", "range"})
 
@@ -91,6 +92,18 @@ def without_spin_buttons(quad: list[float]) -> list[float]:
     top_right = [a + (b - a) * keep for a, b in zip(quad[0:2], quad[2:4], strict=True)]
     bottom_right = [a + (b - a) * keep for a, b in zip(quad[6:8], quad[4:6], strict=True)]
     return [*quad[0:2], *top_right, *bottom_right, *quad[6:8]]
+
+
+def drop_point(start: tuple[float, float], quad: list[float]) -> tuple[float, float]:
+    """Where a drag from ``start`` onto the box ``quad`` is released: past the box's centre by
+    ``DROP_PAST`` of its size along each axis the drag travels, still inside it -- a sortable
+    list swaps two items once the pointer crosses the other's middle, and a drop zone takes
+    any point inside."""
+    xs, ys = quad[0::2], quad[1::2]
+    centre = (sum(xs) / 4, sum(ys) / 4)
+    sizes = (max(xs) - min(xs), max(ys) - min(ys))
+    return tuple(c + DROP_PAST * size * ((c > s) - (c < s))
+                 for c, s, size in zip(centre, start, sizes, strict=True))
 
 
 class LiveActions:
@@ -308,8 +321,8 @@ class LiveActions:
     async def drag(self, backend_id: int, what: str = "the element", *,
                    to_backend_id: int | None = None, to_what: str = "the target",
                    offset: tuple[float, float] | None = None) -> ActionOutcome:
-        """Press the mouse on the element, move to the centre of ``to_backend_id`` (or by
-        ``offset`` pixels) in DRAG_STEPS moves, and release."""
+        """Press the mouse on the element, move onto ``to_backend_id`` (a little past its
+        centre: ``drop_point``) or by ``offset`` pixels in DRAG_STEPS moves, and release."""
         if (to_backend_id is None) == (offset is None):
             raise ValueError("drag needs exactly one of to_backend_id and offset")
 
@@ -323,10 +336,11 @@ class LiveActions:
                 _, _, problem = await self._ready(to_backend_id, to_what)
                 if problem:
                     return problem
-                end = await self._box_centre(to_backend_id)
-                if end is None:
+                quads = (await self._send("DOM.getContentQuads",
+                                          {"backendNodeId": to_backend_id}))["quads"]
+                if not quads:
                     return ActionOutcome(False, f"{to_what} has no box to drop on", "hidden")
-                where = f"onto {to_what}"
+                end, where = drop_point(start, quads[0]), f"onto {to_what}"
             await self.page.mouse.move(*start)
             await self.page.mouse.down()
             await self.page.mouse.move(*end, steps=DRAG_STEPS)
@@ -423,12 +437,6 @@ class LiveActions:
             first_cover = first_cover or cover
         return ActionOutcome(False, f"{what} is covered by {first_cover}; close or answer that "
                              "first", "covered")
-
-    async def _box_centre(self, backend_id: int) -> tuple[float, float] | None:
-        quads = (await self._send("DOM.getContentQuads", {"backendNodeId": backend_id}))["quads"]
-        if not quads:
-            return None
-        return sum(quads[0][0::2]) / 4, sum(quads[0][1::2]) / 4
 
     async def backend_id_of(self, expression: str) -> int | None:
         """Backend node id of the element the JS function expression returns (None: it returned

@@ -12,6 +12,7 @@ import pytest
 
 import pipeline
 from datagen.mind2web.steps import parse_operation
+from datagen.miniwob.policies.base import css, drag
 from datagen.records import Operation
 from datagen.teachers import action_call
 from datagen.verify.execution_stage import operation_matches
@@ -63,6 +64,13 @@ def test_drag_values():
         parse_drag_value("onto the box")
     with pytest.raises(ValueError, match="exactly one"):
         drag_value()
+
+
+def test_an_oracle_drag_onto_an_element_names_its_drop_target():
+    onto = drag(css("#sortable li", nth=0), onto=css("#sortable li", nth=2))
+    assert onto.original_op == "DRAG" and onto.value == "" and onto.checked is None
+    assert onto.drop == css("#sortable li", nth=2)
+    assert drag(css("#box"), by=(5, -3)).value == "by:5,-3"
 
 
 def mind2web_page():

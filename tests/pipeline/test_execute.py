@@ -8,7 +8,7 @@ import pytest
 from pipeline.agent.execute import execute, execute_offline
 from pipeline.distill import DistillOptions, distill
 from pipeline.html.source import page_from_file
-from pipeline.live.actions import LiveActions, probe_points, without_spin_buttons
+from pipeline.live.actions import LiveActions, drop_point, probe_points, without_spin_buttons
 from pipeline.report.page_set import FIXTURE_DIR
 from pipeline.tools.calls import make_call
 
@@ -117,6 +117,13 @@ def test_probe_points_start_at_the_centre_and_stay_inside_the_box_and_the_viewpo
     assert two[:2] == [(20, 20), (110, 110)]  # every box's centre before any other point
     assert all(x < 25 for x, _ in probe_points([square], 25, 600))  # the viewport's right edge
     assert probe_points([[900, 0, 950, 0, 950, 40, 900, 40]], 800, 600) == []
+
+
+def test_a_drop_lands_past_the_centre_in_the_direction_of_travel():
+    square = [100, 100, 200, 100, 200, 200, 100, 200]
+    assert drop_point((0, 0), square) == (180, 180)  # from above left
+    assert drop_point((150, 300), square) == (150, 120)  # from straight below
+    assert drop_point((150, 150), square) == (150, 150)  # from its centre
 
 
 def test_a_number_field_is_pointed_at_left_of_its_spin_buttons():

@@ -7,7 +7,7 @@ import pytest
 from pipeline.agent.modes import MODES
 from pipeline.agent.observe import CANDIDATES, observe, step_candidates
 from pipeline.distill import distill
-from pipeline.html.source import page_from_file
+from pipeline.html.source import page_from_file, page_from_html
 from pipeline.model.token_count import count_tokens
 from pipeline.report.page_set import FIXTURE_DIR
 from pipeline.tools.registry import tool_names
@@ -51,3 +51,18 @@ def test_the_planned_mode_lists_the_steps_candidates_before_the_tools(shop):
     lines = head.split("Candidates for this step")[1].strip().splitlines()[1:]
     assert 1 <= len(lines) <= CANDIDATES and "Deals" in lines[0]
     assert "Candidates" not in observe(shop, "query_only", candidates=candidates).text
+
+
+SORTABLE = """<html><body><p>Drag the names into order.</p><ul id="sortable">
+  <li onclick="1">Andriana</li><li onclick="1">Theadora</li><li onclick="1">Martelle</li>
+  <li onclick="1">Laurette</li><li onclick="1">Theodosia</li></ul>
+  <button>Submit</button></body></html>"""
+
+
+def test_a_dragged_list_item_is_listed_before_the_items_it_can_take_the_slot_of():
+    page = distill(page_from_html(SORTABLE, "https://example.test/sortable"))
+    lines = step_candidates("Drag Theodosia to the 3rd position.", [], page).splitlines()[1:]
+    assert [line.split(">")[1].split("<")[0] for line in lines] == [
+        "Theodosia", "Andriana", "Theadora", "Martelle", "Laurette"]  # then in page order
+    clicked = step_candidates("Click Theodosia.", [], page).splitlines()[1:]
+    assert len(clicked) == CANDIDATES and "Theodosia" in clicked[0]  # no drag: as before

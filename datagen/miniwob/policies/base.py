@@ -101,7 +101,7 @@ def drag(target: str, onto: str | None = None, by: tuple[int, int] | None = None
         raise ValueError("drag needs exactly one of onto and by")
     if by is not None:
         return Act(target, "CLICK", f"by:{by[0]},{by[1]}", "DRAG")
-    return Act(target, "CLICK", "", "DRAG", onto)
+    return Act(target, "CLICK", "", "DRAG", drop=onto)
 
 
 def clear(target: str) -> Act:

@@ -1,29 +1,22 @@
 """Oracle policies for the jQuery UI sortable lists: move an item to a position, sort numbers.
-An item moves by a mouse drag from its centre to the centre of the slot it should take, pushed a
-little past it in the direction of travel (a sortable swaps two items once the pointer crosses
-the middle of the other one)."""
+An item moves by a drag onto the item whose slot it should take (the executor releases it a
+little past that item's centre, where a sortable swaps the two), so the recorded step names the
+destination as an element of the page, which a student can read, not as pixels."""
 
 from __future__ import annotations
 
 import re
 
-from datagen.miniwob.policies.base import PolicyError, after, click, css, drag, ordinal
+from datagen.miniwob.policies.base import Act, PolicyError, after, click, css, drag, ordinal
 
-NUDGE = 0.3  # of an item's size, past the target slot's centre
-_CENTRES_JS = """() => Array.from(document.querySelectorAll('#sortable li'), (li) => {
-  const r = li.getBoundingClientRect();
-  return [li.textContent.trim(), r.left + r.width / 2, r.top + r.height / 2, r.width, r.height];
-})"""
+_ITEMS_JS = "() => Array.from(document.querySelectorAll('#sortable li'), (li) => " \
+    "li.textContent.trim())"
+_ITEM = "#sortable li"
 
 
-async def move_item(page, start: int, end: int):
+def move_item(start: int, end: int) -> Act:
     """The drag that moves the ``start``-th item of ``#sortable`` (0-based) to slot ``end``."""
-    items = await page.evaluate(_CENTRES_JS)
-    _, x0, y0, _, _ = items[start]
-    _, x1, y1, width, height = items[end]
-    dx = x1 - x0 + (NUDGE * width if x1 > x0 else -NUDGE * width if x1 < x0 else 0)
-    dy = y1 - y0 + (NUDGE * height if y1 > y0 else -NUDGE * height if y1 < y0 else 0)
-    yield drag(css("#sortable li", nth=start), by=(round(dx), round(dy)))
+    return drag(css(_ITEM, nth=start), onto=css(_ITEM, nth=end))
 
 
 async def drag_items(page, episode):
@@ -31,7 +24,7 @@ async def drag_items(page, episode):
     position.``"""
     match = after(episode.utterance, r"^Drag (.+?) (to the top|to the bottom|down by one "
                                      r"position|up by one position|to the \w+ position)\.$")
-    names = [item[0] for item in await page.evaluate(_CENTRES_JS)]
+    names = await page.evaluate(_ITEMS_JS)
     if match.group(1) not in names:
         raise PolicyError(f"{episode.task}: no item {match.group(1)!r} in {names}")
     start, where = names.index(match.group(1)), match.group(2)
@@ -39,8 +32,7 @@ async def drag_items(page, episode):
            "up by one position": start - 1}.get(where)
     if end is None:
         end = ordinal(re.search(r"to the (\w+) position", where).group(1))
-    async for act in move_item(page, start, end):
-        yield act
+    yield move_item(start, end)
 
 
 _GRID_SLOTS = {f"{row} {column}".strip(): 3 * r + c
@@ -52,7 +44,7 @@ _GRID_STEPS = {"up": -3, "down": 3, "left": -1, "right": 1}
 async def drag_items_grid(page, episode):
     """``Drag <item> to the top right.`` (slots of the 3x3 grid) or ``... left by one.``"""
     match = after(episode.utterance, r"^Drag (.+?) (?:to the (.+)|(up|down|left|right) by one)\.$")
-    names = [item[0] for item in await page.evaluate(_CENTRES_JS)]
+    names = await page.evaluate(_ITEMS_JS)
     if match.group(1) not in names:
         raise PolicyError(f"{episode.task}: no item {match.group(1)!r} in {names}")
     start = names.index(match.group(1))
@@ -60,19 +52,17 @@ async def drag_items_grid(page, episode):
            if match.group(2) else start + _GRID_STEPS[match.group(3)])
     if end is None:
         raise PolicyError(f"{episode.task}: no grid slot {match.group(2)!r}")
-    async for act in move_item(page, start, end):
-        yield act
+    yield move_item(start, end)
 
 
 async def drag_sort_numbers(page, episode):
     """Selection sort: bring the smallest remaining number to the next slot, then submit."""
-    for slot in range(len(await page.evaluate(_CENTRES_JS))):
-        numbers = [int(item[0]) for item in await page.evaluate(_CENTRES_JS)]
+    for slot in range(len(await page.evaluate(_ITEMS_JS))):
+        numbers = [int(item) for item in await page.evaluate(_ITEMS_JS)]
         smallest = min(range(slot, len(numbers)), key=lambda i: numbers[i])
         if numbers[smallest] != numbers[slot]:
-            async for act in move_item(page, smallest, slot):
-                yield act
-    numbers = [int(item[0]) for item in await page.evaluate(_CENTRES_JS)]
+            yield move_item(smallest, slot)
+    numbers = [int(item) for item in await page.evaluate(_ITEMS_JS)]
     if numbers != sorted(numbers):
         raise PolicyError(f"{episode.task}: the list is still {numbers}")
     yield click(css("#subbtn"))
