@@ -31,7 +31,7 @@ from typing import Any
 from rapidfuzz import fuzz
 
 from pipeline.agent.policy import Turn, turn_from_calls
-from pipeline.model.copy_span import is_span, span_as_written
+from pipeline.model.copy_span import is_copy, span_as_written
 from pipeline.tools import ToolCall
 from pipeline.tools.codec import dumps_arguments
 from pipeline.tools.registry import spec
@@ -51,14 +51,14 @@ def copy_source(messages: Sequence[Mapping[str, Any]]) -> str:
 
 def uncopied_value(turn: Turn, source: str) -> tuple[str, str, str] | None:
     """``(action, argument, value)`` of the turn's first call whose copied argument is a
-    non-empty string, no number, that is no whole-word span of ``source``; None when there is
-    none."""
+    non-empty string, no number, that copies nothing of ``source`` (``is_copy``: no whole-word
+    span, nor the letters of a text drawn letter by letter); None when there is none."""
     for call in turn.calls:
         if not isinstance(call, ToolCall) or call.name not in COPIED:
             continue
         value = call.arguments.get(COPIED[call.name])
         if isinstance(value, str) and value.strip() and not _NUMBER.match(value) \
-                and not is_span(value, source):
+                and not is_copy(value, source):
             return call.name, COPIED[call.name], value
     return None
 

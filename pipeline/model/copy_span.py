@@ -49,11 +49,17 @@ def span_as_written(value: str, source: str) -> str | None:
     return source[found[0] - len(value.lower()):found[0]]
 
 
+def is_copy(value: str, source: str) -> bool:
+    """Whether ``value`` is a whole-word span of ``source`` (case aside), or its letters are a
+    text ``source`` shows drawn letter by letter ("aoy" of "a O Y")."""
+    return is_span(value, source) or _letters_as_written(value, source) is not None
+
+
 def _letters_as_written(value: str, source: str) -> str | None:
-    """``value`` with each letter as ``source`` writes it where ``source`` holds the same run of
-    letters from a word start to a word end but spaced otherwise ("aoy" in a text-transform
-    captcha drawn letter by letter, "a O Y": "aOY"; the spacing stays ``value``'s); None when
-    it holds none."""
+    """``value`` with each letter as ``source`` writes it where ``source`` holds the same
+    letters drawn one by one, spaced apart, from a word start to a word end ("aoy" in a
+    text-transform captcha read back as "a O Y": "aOY"; the spacing stays ``value``'s); None
+    when it holds none. ("newyork" is no such copy of "New York": its words are not letters.)"""
     needle = "".join(value.split()).lower()
     if not needle or len(needle) != sum(not char.isspace() for char in value):
         return None
@@ -62,7 +68,8 @@ def _letters_as_written(value: str, source: str) -> str | None:
     start = joined.find(needle)
     while start >= 0:
         first, last = kept[start], kept[start + len(needle) - 1]
-        if _bound(source, first - 1, needle[0]) and _bound(source, last + 1, needle[-1]):
+        if _bound(source, first - 1, needle[0]) and _bound(source, last + 1, needle[-1]) \
+                and all(len(word) == 1 for word in source[first:last + 1].split()):
             letters = iter(source[at] for at in kept[start:start + len(needle)])
             return "".join(char if char.isspace() else next(letters) for char in value)
         start = joined.find(needle, start + 1)

@@ -103,6 +103,9 @@ def test_a_value_is_cased_as_the_task_asks_or_as_the_source_writes_it():
     assert span_as_written("a oy", captcha) == "a OY"  # the spacing stays the value's
     assert span_as_written("extbelow", captcha) is None  # a run that starts inside a word
     assert span_as_written("aoysub", captcha) is None  # ... or ends inside a word
+    assert span_as_written("newyork", "Fly to New York") is None  # words, not drawn letters
+    assert uncopied_value(turn_from_text('<bu_type>{"index": 1, "text": "aoy"}<bu_end>', 0),
+                          captcha) is None  # a copy: not decoded again (as "a" or "a O Y")
     assert value('<bu_type>{"index": 1, "text": "TULA"}<bu_end>', "lower") == ("tula", "TULA")
     assert value('<bu_type>{"index": 1, "text": "morbi"}<bu_end>') == ("Morbi", "morbi")
     assert value('<bu_type>{"index": 1, "text": "Morbi"}<bu_end>') == ("Morbi", None)
