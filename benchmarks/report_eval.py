@@ -134,6 +134,10 @@ SECTIONS = (
         "BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): the same checkpoint, "
         "a typed value in the letter case the task asks for or else as the conversation writes "
         "it, and what opens a hidden element the task names listed first")),
+    ("eval_browsergym_s47", (
+        "BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): the same checkpoint, "
+        "a number field clicked left of its spin buttons, letters drawn one by one copied as "
+        "the page writes them, and a dragged list item listed before the rest of its list")),
 )
 STEPS_CURVES = ("browsergym_steps", "browsergym_dagger", "browsergym_dagger2")
 EVAL_RESULTS = (*(name for name, _ in SECTIONS), "agent", "throughput_cache")
