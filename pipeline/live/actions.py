@@ -336,8 +336,7 @@ class LiveActions:
                 _, _, problem = await self._ready(to_backend_id, to_what)
                 if problem:
                     return problem
-                quads = (await self._send("DOM.getContentQuads",
-                                          {"backendNodeId": to_backend_id}))["quads"]
+                quads = await self._quads(to_backend_id)
                 if not quads:
                     return ActionOutcome(False, f"{to_what} has no box to drop on", "hidden")
                 end, where = drop_point(start, quads[0]), f"onto {to_what}"
@@ -421,7 +420,7 @@ class LiveActions:
         if problem:
             return problem
         await self._call(object_id, element_js.SCROLL_JS)
-        quads = (await self._send("DOM.getContentQuads", {"backendNodeId": backend_id}))["quads"]
+        quads = await self._quads(backend_id)
         if state["tag"] == "input" and state["type"] == "number":
             quads = [without_spin_buttons(quad) for quad in quads]
         metrics = await self._send("Page.getLayoutMetrics")
@@ -437,6 +436,10 @@ class LiveActions:
             first_cover = first_cover or cover
         return ActionOutcome(False, f"{what} is covered by {first_cover}; close or answer that "
                              "first", "covered")
+
+    async def _quads(self, backend_id: int) -> list[list[float]]:
+        """The element's content boxes in viewport pixels (``DOM.getContentQuads``)."""
+        return (await self._send("DOM.getContentQuads", {"backendNodeId": backend_id}))["quads"]
 
     async def backend_id_of(self, expression: str) -> int | None:
         """Backend node id of the element the JS function expression returns (None: it returned

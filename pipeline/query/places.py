@@ -16,7 +16,7 @@ from pipeline.query.index import PageIndex
 
 MAX_PLACES = 12  # items listed at most (a longer list is paged through with the query tools)
 _DRAGGING = re.compile(r"^\s*(?:drag|move)\b", re.IGNORECASE)
-_ITEM_TAGS = frozenset({"li"})
+_ITEM_TAG = "li"
 
 
 def drop_places(index: PageIndex, task: str, ref: int) -> list[int]:
@@ -26,7 +26,7 @@ def drop_places(index: PageIndex, task: str, ref: int) -> list[int]:
         return []
     item = index.entries[ref].dnode
     parent = index.parents.get(id(item))
-    if item.tag not in _ITEM_TAGS or parent is None:
+    if item.tag != _ITEM_TAG or parent is None:
         return []
     return [child.ref for child in parent.children
             if child.ref is not None and child is not item and child.tag == item.tag
