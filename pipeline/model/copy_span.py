@@ -9,10 +9,10 @@ text (the task and what the page and tools showed), case aside.
     choose.allowed("Bec")       # the ids of "k", "k "... : "Beck" goes on in the source
 
 The values an agent types into a field or picks from a list are nearly always copied: in the
-recipe's training data every ``type`` text and ``select`` option but text-transform's (whose text
-the page draws letter by letter, read back spaced: "a O Y" for "aOY") is a whole-word span of the
-conversation before it. A small
-model still garbles a copy now and then ("Terry" -> "terrel", "Beck" -> "Bec"). ``CopySpan`` is
+recipe's training data every ``type`` text and ``select`` option is a whole-word span of the
+conversation before it, but text-transform's, whose letters the page draws one by one and reads
+back spaced ("a O Y" for "aOY": ``is_copy`` counts it a copy). A small model still garbles a
+copy now and then ("Terry" -> "terrel", "Beck" -> "Bec"). ``CopySpan`` is
 a chooser for ``pipeline.model.greedy``: given the ids decoded after the value's opening quote
 and the logits of the next one, it takes the most likely id among those that keep the value the
 start of a span beginning at a word (a vocabulary piece the source goes on with, case aside), or

@@ -74,8 +74,9 @@ _NAME = r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*"  # capitalised words: "Kim", "Kim Le
 _RECIPIENT = re.compile(rf"\b(?i:forward|send|sent|e-?mail)\b.*?\bto\s+({_NAME})"
                         rf"|\b(?i:give|send|forward)\s+({_NAME})\s+(?:(?i:the|this|that)\b"
                         rf"|[A-Z][\w-]*'s\b)|^\s*({_NAME})\s+(?i:is\s+waiting\s+for)\b")
+DRAG_VERB = r"^\s*(?:drag|move|put|place)\b"  # a task that moves an element by a drag
 # "drag all circles into the black box": what is dragged, then where it goes (named, not acted on)
-_DRAGGING = re.compile(r"^\s*(?:drag|move|put|place)\b(?P<dragged>.*?)"
+_DRAGGING = re.compile(DRAG_VERB + r"(?P<dragged>.*?)"
                        r"\b(?:into|onto|to|over|inside)\b(?P<destination>.*)$", re.IGNORECASE)
 # 'Email Kim the message, "X"', 'Write Kim Lee a note: "X"': a message to someone
 _ADDRESSED = re.compile(rf"\b(?i:e-?mail|message|write|text)\s+{_NAME}\s+(?i:the|a|an)\b")

@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 
 from pipeline.query.index import PageIndex
+from pipeline.query.instruction import DRAG_VERB
 
 MAX_PLACES = 12  # items listed at most (a longer list is paged through with the query tools)
-_DRAGGING = re.compile(r"^\s*(?:drag|move)\b", re.IGNORECASE)
+_DRAGGING = re.compile(DRAG_VERB, re.IGNORECASE)
 _ITEM_TAG = "li"
 
 

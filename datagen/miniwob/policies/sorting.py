@@ -9,9 +9,9 @@ import re
 
 from datagen.miniwob.policies.base import Act, PolicyError, after, click, css, drag, ordinal
 
-_ITEMS_JS = "() => Array.from(document.querySelectorAll('#sortable li'), (li) => " \
-    "li.textContent.trim())"
 _ITEM = "#sortable li"
+_ITEMS_JS = f"() => Array.from(document.querySelectorAll('{_ITEM}'), " \
+    "(li) => li.textContent.trim())"
 
 
 def move_item(start: int, end: int) -> Act:
