@@ -138,6 +138,9 @@ SECTIONS = (
         "BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): the same checkpoint, "
         "a number field clicked left of its spin buttons, letters drawn one by one copied as "
         "the page writes them, and a dragged list item listed before the rest of its list")),
+    ("eval_browsergym_s48", (
+        "BrowserGym MiniWoB benchmark, all five rounds (625 episodes): the same checkpoint at "
+        "the engine of eval_browsergym_s47 (its 250 episodes, and rounds 3-5 played after)")),
 )
 STEPS_CURVES = ("browsergym_steps", "browsergym_dagger", "browsergym_dagger2")
 EVAL_RESULTS = (*(name for name, _ in SECTIONS), "agent", "throughput_cache")
