@@ -86,8 +86,9 @@ def step_candidates(task: str, history: Sequence[str], page: DistilledPage,
                     count: int = CANDIDATES, avoid: int | None = None) -> str:
     """The ``planned`` mode's block: the first ``count`` results of ``planned_search``, as
     ``query_elements`` prints them, without ``avoid`` (an element whose action just changed
-    nothing: the next result takes its place); when the task drags the first, a list's item,
-    the first and then the other items of its list (``drop_places``: where it can go)."""
+    nothing: the next result takes its place); when the task drags the first, a list's item
+    or a drawn shape, the first and then where it can go (``drop_places``: the other items of
+    its list, the boxes of its drawing)."""
     refs = [ref for ref in planned_search(task, history, page)[1].refs if ref != avoid]
     if not refs:
         return "Candidates for this step: none; find elements with the query tools."

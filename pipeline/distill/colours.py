@@ -62,12 +62,16 @@ def colour_words(value: str) -> str:
 
 def painted_colour(node: Node, state: PageState) -> str:
     """The words of the paint of an element with no text of its own, or "": an SVG shape's
-    ``fill`` (its style's, else its attribute's), else its own background."""
+    ``fill`` (its style's, else its attribute's; its ``stroke`` when it has no fill), else its
+    own background."""
     if node.kind != "element" or state.text_content(node.id).strip():
         return ""
     styles = style_of(node)
-    if node.tag in _SHAPES:
-        return colour_words(styles.get("fill") or node.attributes.get("fill", ""))
+    if node.tag in _SHAPES:  # drawn with no fill (an outline box), the stroke paints it
+        fill = styles.get("fill") or node.attributes.get("fill", "")
+        if fill.strip().lower() != "none":
+            return colour_words(fill)
+        return colour_words(styles.get("stroke") or node.attributes.get("stroke", ""))
     own = _background(styles)
     if not own:
         return ""

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pipeline.distill.facts import Facts
 from pipeline.distill.interactivity import HANDLERS, tier_of
 from pipeline.distill.markup import lacks_runtime_evidence
-from pipeline.distill.svg_markup import drawing_surface, svg_part_reading
+from pipeline.distill.svg_markup import drawing_surface, drop_boxes, svg_part_reading
 from pipeline.distill.work import Work
 from pipeline.page_state import Node, PageState
 
@@ -60,6 +60,7 @@ def noise(work: Work) -> list[int]:
             cleaned = work.state.source == "mind2web_cleaned"
             keep = svg_parts(nodes, last, i,
                              svg_part_reading(parts, cleaned) if bare_markup else _listens)
+            keep.update(box.id for box in drop_boxes(parts, keep))
             hidden.extend(j for j in range(i + 1, last[i] + 1) if j not in keep)
             i = last[i] + 1
             continue

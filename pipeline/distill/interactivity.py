@@ -46,6 +46,7 @@ from pipeline.distill.markup import (
     markup_cues,
 )
 from pipeline.distill.model import DNode, Tier
+from pipeline.distill.svg_markup import outline_box
 from pipeline.distill.tree import preorder
 from pipeline.distill.work import FORM_CONTROL_TAGS, Work
 from pipeline.page_state import Node
@@ -130,7 +131,7 @@ def tier_of(node: Node, work: Work) -> Tier | None:
         return None
     if _semantic(node, work.state.nodes):
         return "semantic"
-    if _non_semantic(node, work):
+    if _non_semantic(node, work) or outline_box(node):  # kept: a drop box (svg_markup)
         return "non_semantic"
     return None
 

@@ -14,10 +14,14 @@ the drawing is marked:
   between two dots, an angle to bisect): the drawing itself is the one thing to click, where an
   icon-sized ``<svg>`` is part of the control around it.
 
+Either way, an ``<svg>`` whose kept parts include shapes also keeps its outline boxes
+(``outline_box``: a ``rect`` drawn with no fill, "the black box" shapes are dragged into): no
+listener marks a place one drops on, yet a drag names it by its ref (``drop_boxes``).
+
 The noise pass keeps the parts ``svg_part_reading`` names (and a drawing surface itself); the
 interactivity pass gives them tiers (``svg_clickable``). ``shape_name`` says what a shape is
-drawn as ("circle", "square", "triangle"), the word a task uses for an element with no text;
-``placed_shapes`` which shapes lie inside an outline box (dragged there).
+drawn as ("circle", "square", "triangle", "box"), the word a task uses for an element with no
+text; ``placed_shapes`` which shapes lie inside an outline box (dragged there).
 """
 
 from __future__ import annotations
@@ -40,17 +44,35 @@ def marked_svg_part(node: Node) -> bool:
     return node.tag in SVG_SHAPES and ("id" in attrs or "class" in attrs or _pointer(node))
 
 
+def outline_box(node: Node) -> bool:
+    """An SVG ``rect`` drawn as an outline only (no fill): a box drawn around a place."""
+    fill = style_of(node).get("fill") or node.attributes.get("fill", "")
+    return node.tag == "rect" and fill.strip().lower() == "none"
+
+
+def drop_boxes(parts: list[Node], kept: set[int]) -> list[Node]:
+    """The outline boxes among the ``parts`` of one ``<svg>`` (its descendants) when the parts
+    ``kept`` (node ids) include a shape: the places those shapes are dragged to."""
+    if not any(part.id in kept and part.tag in EMPTY_SHAPES and not outline_box(part)
+               for part in parts):
+        return []
+    return [part for part in parts if outline_box(part)]
+
+
 def shape_name(node: Node) -> str:
-    """What an SVG shape is drawn as, from its markup alone: a ``circle``; a ``rect`` a
-    "square" when its width and height are equal, else a "rectangle"; an ``ellipse`` an
-    "ellipse" (a "circle" with equal radii); a ``polygon`` named by its corners ("triangle"
-    for three points); "" for anything else or a shape whose markup does not say."""
+    """What an SVG shape is drawn as, from its markup alone: a ``circle``; a ``rect`` a "box"
+    when drawn as an outline, a "square rectangle" when its width and height are equal (a task
+    says either: "Drag all rectangles" means MiniWoB++'s squares), else a "rectangle"; an ``ellipse`` an "ellipse" (a "circle" with equal radii); a ``polygon`` named
+    by its corners ("triangle" for three points); "" for anything else or a shape whose markup
+    does not say."""
     attrs = node.attributes
     if node.tag == "circle":
         return "circle"
+    if outline_box(node):
+        return "box"
     if node.tag == "rect":
         sides = {pixels(attrs.get(key, ""), unitless=True) for key in ("width", "height")}
-        return "" if None in sides else "square" if len(sides) == 1 else "rectangle"
+        return "" if None in sides else "square rectangle" if len(sides) == 1 else "rectangle"
     if node.tag == "ellipse":
         return "circle" if attrs.get("rx") and attrs.get("rx") == attrs.get("ry") else "ellipse"
     if node.tag == "polygon":
@@ -65,8 +87,7 @@ def shape_name(node: Node) -> str:
 def placed_shapes(state: PageState) -> frozenset[int]:
     """The ids of the shapes drawn inside an outline box -- a ``rect`` with no fill, larger
     than they -- where a drag puts them ("all circles into the left box"): done, for a task."""
-    boxes = [node.bounds for node in state.nodes if node.tag == "rect" and node.bounds
-             and node.attributes.get("fill", "").strip().lower() == "none"]
+    boxes = [node.bounds for node in state.nodes if node.bounds and outline_box(node)]
     if not boxes:
         return frozenset()
     return frozenset(node.id for node in state.nodes if node.tag in EMPTY_SHAPES and node.bounds

@@ -51,6 +51,7 @@ SPIN_BUTTONS_PX = 18  # the right end of a number field its spin buttons take (C
 DETACH_TIMEOUT_S = 1.0
 DRAG_STEPS = 8  # mouse moves between press and release (drag libraries want several)
 DROP_PAST = 0.3  # how far past the centre of the element it is dropped on (``drop_point``)
+HOLDS = 2.0  # a drop target this many times the dragged element's size each way holds it
 _GROUP = "pagescout-select-text"  # remote objects select_text holds, released together
 _VALUE_SET_TYPES = frozenset({"date", "time", "datetime-local", "month", "week", "color", "range"})
 
@@ -94,14 +95,19 @@ def without_spin_buttons(quad: list[float]) -> list[float]:
     return [*quad[0:2], *top_right, *bottom_right, *quad[6:8]]
 
 
-def drop_point(start: tuple[float, float], quad: list[float]) -> tuple[float, float]:
-    """Where a drag from ``start`` onto the box ``quad`` is released: past the box's centre by
-    ``DROP_PAST`` of its size along each axis the drag travels, still inside it -- a sortable
-    list swaps two items once the pointer crosses the other's middle, and a drop zone takes
-    any point inside."""
+def drop_point(start: tuple[float, float], quad: list[float],
+               dragged: list[float]) -> tuple[float, float]:
+    """Where a drag from ``start`` of the element with box ``dragged`` onto the box ``quad`` is
+    released: at the box's centre when it can hold the element (``HOLDS`` times its size each
+    way: a box shapes go into, where the centre keeps the whole element inside), else past the
+    centre by ``DROP_PAST`` of its size along each axis the drag travels, still inside it (a
+    sortable list swaps two items of a size once the pointer crosses the other's middle)."""
     xs, ys = quad[0::2], quad[1::2]
     centre = (sum(xs) / 4, sum(ys) / 4)
     sizes = (max(xs) - min(xs), max(ys) - min(ys))
+    held = (max(dragged[0::2]) - min(dragged[0::2]), max(dragged[1::2]) - min(dragged[1::2]))
+    if all(size >= HOLDS * side for size, side in zip(sizes, held, strict=True)):
+        return centre
     return tuple(c + DROP_PAST * size * ((c > s) - (c < s))
                  for c, s, size in zip(centre, start, sizes, strict=True))
 
@@ -336,10 +342,10 @@ class LiveActions:
                 _, _, problem = await self._ready(to_backend_id, to_what)
                 if problem:
                     return problem
-                quads = await self._quads(to_backend_id)
-                if not quads:
+                quads, dragged = await self._quads(to_backend_id), await self._quads(backend_id)
+                if not quads or not dragged:
                     return ActionOutcome(False, f"{to_what} has no box to drop on", "hidden")
-                end, where = drop_point(start, quads[0]), f"onto {to_what}"
+                end, where = drop_point(start, quads[0], dragged[0]), f"onto {to_what}"
             await self.page.mouse.move(*start)
             await self.page.mouse.down()
             await self.page.mouse.move(*end, steps=DRAG_STEPS)

@@ -10,7 +10,9 @@ the instruction planner's) is a soft one, adding ``PREFER_BONUS`` to the element
 listing them even when no word matches; ``prefer_pending`` (the planner's too, unless the task
 undoes things) lists an element the page shows as already acted on -- a filled text field, a
 checked box, a selected item -- below every element still to do, so the next field outranks the
-one just filled however many of the task's words that one holds; ``calendar_date`` (the
+one just filled however many of the task's words that one holds, and matches no word with a box
+shapes are dragged into ("all yellow shapes" in its id ``shape-container``): nothing is done on
+it but drops, which list it as a place (``places``); ``calendar_date`` (the
 planner's, YYYY-MM-DD) reweighs the keywords for the month a calendar on the page shows
 (``dates.calendar_weights``), ``spin_value`` (the planner's too) for
 the number a spinner holds (``spinners``), ``reveal_hidden`` (the planner's) a "more" or
@@ -45,6 +47,7 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz, process
 
 from pipeline.distill.model import DistilledPage
+from pipeline.distill.svg_markup import outline_box
 from pipeline.query.affixes import affix_target
 from pipeline.query.alike import similar_target
 from pipeline.query.criteria import Constraint, Criteria, parse_criteria
@@ -205,6 +208,8 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
     last: set[int] = set()  # done already (``prefer_pending``), or not the clause's ``qualifier``
     for ref in candidates:
         entry = index.entries[ref]
+        if criteria.pending and outline_box(entry.node):
+            continue  # nothing to do on a box but drop: after what is (``_unmatched_rest``)
         if all(c.allows(entry) for c in constraints):
             hit = _score(entry, text, name, keywords)
             if prefer is not None and prefer.allows(entry):

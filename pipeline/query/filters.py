@@ -29,6 +29,7 @@ from typing import Any
 
 from pipeline.aria import input_type
 from pipeline.distill.model import Heading, Landmark
+from pipeline.distill.svg_markup import outline_box
 from pipeline.query.index import Entry, Field, PageIndex, make_field
 from pipeline.query.scoring import MATCH_WEIGHTS, field_score, make_query
 
@@ -56,12 +57,14 @@ def _input_is(entry: Entry, types: frozenset[str]) -> bool:
 
 def acted_on(entry: Entry) -> bool:
     """The page shows the element as already acted on: checked, selected or pressed, a shape
-    dragged into a box (``Entry.placed``), or a text
+    dragged into a box (``Entry.placed``) -- or is such a box, on which nothing is done but
+    drops (``svg_markup.outline_box``) --, or a text
     field (or a combobox one types into) holding a value -- not a number field, where a new
     guess replaces the last one, nor a dropdown (``<select>``, role combobox too), which always
     shows an option, its default until one is chosen."""
     attrs = entry.dnode.attrs
-    if entry.placed or any(attrs.get(key) == "true" for key in _DONE_STATES):
+    if entry.placed or outline_box(entry.node) \
+            or any(attrs.get(key) == "true" for key in _DONE_STATES):
         return True
     typed = entry.node.role in _TYPED_ROLES and entry.dnode.tag != "select"
     return typed and bool(attrs.get("value"))

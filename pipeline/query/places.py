@@ -1,17 +1,22 @@
-"""Where a dragged list item can go: the other items of its list, so a drop names an element.
+"""Where a dragged element can go, so a drop names an element: the other items of a dragged
+list item's list, or the boxes drawn around the places a dragged shape goes.
 
 A sortable list (jQuery UI's sortable, SortableJS) moves an item by a drag onto the item whose
 slot it should take. "Drag Drucy up by one" names the item dragged but not the one it lands
 on; the planner finds Drucy, and the step lists the rest of Drucy's list after it, in page
-order, so ``drag(index, to_index)`` can name the destination by an index the step showed.
+order, so ``drag(index, to_index)`` can name the destination by an index the step showed. A
+drawing's shapes go into its outline boxes ("Drag all circles into the black box",
+``svg_markup.drop_boxes``): the step lists the boxes of the dragged shape's ``<svg>``.
 
     drop_places(index, "Drag Drucy up by one", drucy_ref) -> [2, 3, 4, ...]  # the other items
+    drop_places(index, "Drag all circles into the black box", circle_ref) -> [5]  # the box
 """
 
 from __future__ import annotations
 
 import re
 
+from pipeline.distill.svg_markup import EMPTY_SHAPES, outline_box
 from pipeline.query.index import PageIndex
 from pipeline.query.instruction import DRAG_VERB
 
@@ -21,14 +26,31 @@ _ITEM_TAG = "li"
 
 
 def drop_places(index: PageIndex, task: str, ref: int) -> list[int]:
-    """The refs of the other items of the list whose item ``ref`` is, in page order, when
-    ``task`` drags or moves something; [] otherwise (no drag, or ``ref`` is no list item)."""
+    """The refs of the places element ``ref`` can be dragged to, in page order, when ``task``
+    drags or moves something: the other items of its list, or the outline boxes of its
+    drawing; [] otherwise (no drag, or ``ref`` is neither a list item nor a drawn shape still
+    to place)."""
     if not _DRAGGING.match(task) or ref not in index.entries:
         return []
-    item = index.entries[ref].dnode
-    parent = index.parents.get(id(item))
-    if item.tag != _ITEM_TAG or parent is None:
+    dragged = index.entries[ref].dnode
+    if dragged.tag in EMPTY_SHAPES:  # one already in a box (``Entry.placed``) is done
+        return [] if index.entries[ref].placed else _boxes_around(index, ref)
+    parent = index.parents.get(id(dragged))
+    if dragged.tag != _ITEM_TAG or parent is None:
         return []
     return [child.ref for child in parent.children
-            if child.ref is not None and child is not item and child.tag == item.tag
+            if child.ref is not None and child is not dragged and child.tag == dragged.tag
+            ][:MAX_PLACES]
+
+
+def _boxes_around(index: PageIndex, ref: int) -> list[int]:
+    """The refs of the outline boxes in the ``<svg>`` that draws shape ``ref`` (not itself)."""
+    state = index.state
+    node_id = index.entries[ref].dnode.node_id
+    svg = next((a for a in state.ancestors(node_id) if state.nodes[a].tag == "svg"), None)
+    if svg is None:
+        return []
+    inside = state.descendants(svg)
+    return [other for other in index.refs_between(inside[0], inside[-1])
+            if other != ref and outline_box(state.nodes[index.entries[other].dnode.node_id])
             ][:MAX_PLACES]

@@ -119,11 +119,20 @@ def test_probe_points_start_at_the_centre_and_stay_inside_the_box_and_the_viewpo
     assert probe_points([[900, 0, 950, 0, 950, 40, 900, 40]], 800, 600) == []
 
 
-def test_a_drop_lands_past_the_centre_in_the_direction_of_travel():
+def test_a_drop_on_a_peer_lands_past_its_centre_in_the_direction_of_travel():
     square = [100, 100, 200, 100, 200, 200, 100, 200]
-    assert drop_point((0, 0), square) == (180, 180)  # from above left
-    assert drop_point((150, 300), square) == (150, 120)  # from straight below
-    assert drop_point((150, 150), square) == (150, 150)  # from its centre
+    item = [0, 0, 100, 0, 100, 100, 0, 100]  # a sortable's item of the same size
+    assert drop_point((0, 0), square, item) == (180, 180)  # from above left
+    assert drop_point((150, 300), square, item) == (150, 120)  # from straight below
+    assert drop_point((150, 150), square, item) == (150, 150)  # from its centre
+
+
+def test_a_drop_into_a_box_that_holds_the_element_lands_at_its_centre():
+    box = [100, 100, 180, 100, 180, 150, 100, 150]  # drag-shapes' box: 80 x 50
+    shape = [0, 0, 17, 0, 17, 17, 0, 17]
+    assert drop_point((0, 300), box, shape) == (140, 125)
+    tall = [0, 0, 17, 0, 17, 30, 0, 30]  # too tall to be held twice over: past the centre
+    assert drop_point((0, 300), box, tall) == (164, 110)
 
 
 def test_a_number_field_is_pointed_at_left_of_its_spin_buttons():

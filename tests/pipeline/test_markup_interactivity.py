@@ -6,6 +6,7 @@ import pytest
 from distill_helpers import page
 
 from pipeline.distill import distill
+from pipeline.distill.colours import painted_colour
 from pipeline.html.source import page_from_html
 from pipeline.query import query_elements
 from pipeline.query.instruction import query_for_step
@@ -262,13 +263,26 @@ def test_a_calendars_time_slots_are_controls_however_many_there_are():
     assert "hour-row" not in classes  # 24 rows that wrap a label each: a row's name
 
 
-def test_where_svg_parts_carry_a_pointer_the_other_marked_parts_are_drawing():
+def test_where_svg_parts_carry_a_pointer_the_other_marked_parts_are_drawing_but_a_drop_box():
+    """The line marked by an id is drawing; the outline box the shapes go into keeps a ref (a
+    drag names it), and says it is black by its stroke."""
     html = ('<body><svg id="area_svg"><circle cx="10" cy="10" r="8" fill="black" '
             'style="cursor:pointer;"></circle><rect x="20" y="0" width="9" height="9" '
-            'style="cursor:pointer;"></rect><rect id="shape-container" x="40" y="0" width="80" '
-            'height="45" fill="none"></rect></svg><p>Drag all circles into the box.</p>'
-            '<button id="subbtn">Submit</button></body>')
-    assert ref_texts(html) == ["circle", "rect", "Submit"]
+            'style="cursor:pointer;"></rect><line id="axis" x1="0" y1="60" x2="150" y2="60" '
+            'stroke="gray"></line><rect id="shape-container" x="40" y="0" width="80" '
+            'height="45" fill="none" stroke="black"></rect></svg>'
+            '<p>Drag all circles into the box.</p><button id="subbtn">Submit</button></body>')
+    assert ref_texts(html) == ["circle", "rect", "rect", "Submit"]
+    dp = distill(page_from_html(html))
+    box = next(d for d in dp.refs.values() if d.attrs.get("id") == "shape-container")
+    assert painted_colour(dp.state.nodes[box.node_id], dp.state) == "black"
+
+
+def test_an_outline_rect_is_no_drop_box_where_the_drawing_has_no_shape_to_drag():
+    html = ('<body><svg id="chart"><rect x="0" y="0" width="80" height="45" '
+            'fill="none" stroke="black"></rect><text x="5" y="20">Sales</text></svg>'
+            '<button>Next</button></body>')
+    assert ref_texts(html) == ["Next"]
 
 
 def test_an_unmarked_svg_drawing_is_a_surface_clicked_at_a_point_and_an_icon_is_not():

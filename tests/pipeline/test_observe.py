@@ -66,3 +66,36 @@ def test_a_dragged_list_item_is_listed_before_the_items_it_can_take_the_slot_of(
         "Theodosia", "Andriana", "Theadora", "Martelle", "Laurette"]  # then in page order
     clicked = step_candidates("Click Theodosia.", [], page).splitlines()[1:]
     assert len(clicked) == CANDIDATES and "Theodosia" in clicked[0]  # no drag: as before
+
+
+
+def shapes_page(placed: bool):
+    """drag-shapes-2's drawing, distilled: two outline boxes and three shapes, the red circle
+    inside the left box when ``placed`` (boxes laid out as a capture would)."""
+    circle = (5, 5) if placed else (20, 80)
+    shapes = {"circle": circle, "rect": (60, 80), "polygon": (100, 80)}
+    html = ('<html><body><svg id="area_svg">'
+            + "".join(f'<rect id="shape-container" x="{x}" width="70" height="50" fill="none" '
+                      f'stroke="black"></rect>' for x in (0, 80))
+            + '<circle r="8" fill="red" style="cursor:pointer"></circle>'
+            + '<rect width="16" height="16" fill="blue" style="cursor:pointer"></rect>'
+            + '<polygon points="0,16 8,0 16,16" fill="red" style="cursor:pointer"></polygon>'
+            + '</svg><button>Submit</button></body></html>')
+    state = page_from_html(html, "https://example.test/shapes")
+    for node in state.nodes:
+        if node.attributes.get("id") == "shape-container":
+            node.bounds = (float(node.attributes["x"]), 0.0, 70.0, 50.0)
+        elif node.tag in shapes:
+            node.bounds = (*map(float, shapes[node.tag]), 16.0, 16.0)
+    return distill(state)
+
+
+def test_a_dragged_shape_is_listed_before_the_boxes_of_its_drawing():
+    task = "Drag all circles into the left box, and everything else into the right box."
+    lines = step_candidates(task, [], shapes_page(placed=False)).splitlines()[1:]
+    assert "<circle color=red />" in lines[0]
+    assert lines[1:] == ["[1]<rect id=shape-container />", "[2]<rect id=shape-container />"]
+    after = step_candidates(task, ["dragged [3] onto [1]"], shapes_page(placed=True))
+    after_lines = after.splitlines()[1:]
+    assert len(after_lines) == CANDIDATES and "shape-container" not in " ".join(after_lines[1:])
+    assert "<rect color=blue />" in after_lines[1]  # the circle in its box is done: what is left

@@ -12,8 +12,9 @@ from pipeline.html.source import page_from_html
     ("markup", "name"),
     [
         ('<circle cx="5" cy="5" r="4"/>', "circle"),
-        ('<rect width="17" height="17"/>', "square"),
+        ('<rect width="17" height="17"/>', "square rectangle"),  # a task says either
         ('<rect width="30" height="17"/>', "rectangle"),
+        ('<rect width="80" height="45" fill="none" stroke="black"/>', "box"),  # an outline
         ('<rect width="50%"/>', ""),  # sides not known
         ('<ellipse rx="4" ry="4"/>', "circle"),
         ('<ellipse rx="8" ry="4"/>', "ellipse"),

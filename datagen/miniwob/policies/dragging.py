@@ -1,9 +1,8 @@
 """Oracle policies for the free-drag tasks: move a shape in a direction, put a small box inside a
-large one, resize a text area by its handle. Distances come from the boxes the page lays out."""
+large one, resize a text area by its handle (distances from the boxes the page lays out), and
+drop shapes onto the outline boxes they go into."""
 
 from __future__ import annotations
-
-import json
 
 from datagen.miniwob.policies.base import after, click, css, drag
 
@@ -42,38 +41,30 @@ async def resize_textarea(page, episode):
     yield click(css("#submit"))
 
 
-
-
 _SHAPE_TAGS = {"rectangles": "rect:not(#shape-container)", "circles": "circle",
                "triangles": "polygon"}
 _SHAPES = "#area svg rect:not(#shape-container), #area svg circle, #area svg polygon"
-SLOT_PX = 13  # spacing of the drop points inside a box
-# Every shape's box, tag, fill and whether it matches the task's selector, and the boxes.
-_LAYOUT_JS = """(wanted) => {
-  const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top]; };
-  const shapes = Array.from(document.querySelectorAll(SHAPES));
-  return {shapes: shapes.map((s, i) => [i, box(s), s.getAttribute('fill'), s.matches(wanted)]),
-          boxes: Array.from(document.querySelectorAll('#shape-container'), box)
-                      .sort((a, b) => a[0] - b[0])};
-}"""
+_BOX = "#shape-container"
+# Which shapes match the task's selector, and the boxes' places in page order from left to right.
+_LAYOUT_JS = """([shapes, wanted, box]) => ({
+  matches: Array.from(document.querySelectorAll(shapes), (s) => s.matches(wanted)),
+  boxes: Array.from(document.querySelectorAll(box), (b, i) => [b.getBoundingClientRect().left, i])
+              .sort((a, b) => a[0] - b[0]).map((b) => b[1]),
+})"""
 
 
 async def drag_shapes(page, episode):
     """``Drag all circles into the black box`` (drag-shapes), ``... into the left box, and
     everything else into the right box`` by kind or by colour (drag-shapes-2): each shape is
-    dragged so that its corner lands on the next free slot inside its box."""
+    dragged onto its box (released inside it), the named ones first, in page order."""
     kind = after(episode.utterance, r"^Drag all (\w+)").group(1)
     wanted = _SHAPE_TAGS.get(kind, f"[fill={kind}]")
-    layout = await page.evaluate(_LAYOUT_JS.replace("SHAPES", json.dumps(_SHAPES)), wanted)
-    boxes, used = layout["boxes"], [0] * len(layout["boxes"])
-    for index, (x, y), _, matches in layout["shapes"]:
-        box = 0 if matches else 1
-        if box >= len(boxes):
-            continue  # drag-shapes: the others stay where they are
-        slot = used[box]
-        used[box] += 1
-        to = (boxes[box][0] + 4 + (slot % 4) * SLOT_PX, boxes[box][1] + 4 + (slot // 4) * SLOT_PX)
-        yield drag(css(_SHAPES, nth=index), by=(round(to[0] - x), round(to[1] - y)))
+    layout = await page.evaluate(_LAYOUT_JS, [_SHAPES, wanted, _BOX])
+    order = sorted(range(len(layout["matches"])), key=lambda i: not layout["matches"][i])
+    for index in order:
+        box = 0 if layout["matches"][index] else 1
+        if box < len(layout["boxes"]):  # drag-shapes: the others stay where they are
+            yield drag(css(_SHAPES, nth=index), onto=css(_BOX, nth=layout["boxes"][box]))
     yield click(css("#subbtn"))
 
 
