@@ -45,9 +45,12 @@ def marked_svg_part(node: Node) -> bool:
 
 
 def outline_box(node: Node) -> bool:
-    """An SVG ``rect`` drawn as an outline only (no fill): a box drawn around a place."""
+    """An SVG ``rect`` drawn as an outline only (no fill): a box drawn around a place. (Asked
+    of every kept element: the tag is read before any style.)"""
+    if node.tag != "rect":
+        return False
     fill = style_of(node).get("fill") or node.attributes.get("fill", "")
-    return node.tag == "rect" and fill.strip().lower() == "none"
+    return fill.strip().lower() == "none"
 
 
 def drop_boxes(parts: list[Node], kept: set[int]) -> list[Node]:
@@ -62,9 +65,9 @@ def drop_boxes(parts: list[Node], kept: set[int]) -> list[Node]:
 def shape_name(node: Node) -> str:
     """What an SVG shape is drawn as, from its markup alone: a ``circle``; a ``rect`` a "box"
     when drawn as an outline, a "square rectangle" when its width and height are equal (a task
-    says either: "Drag all rectangles" means MiniWoB++'s squares), else a "rectangle"; an ``ellipse`` an "ellipse" (a "circle" with equal radii); a ``polygon`` named
-    by its corners ("triangle" for three points); "" for anything else or a shape whose markup
-    does not say."""
+    says either: "Drag all rectangles" means MiniWoB++'s squares), else a "rectangle"; an
+    ``ellipse`` an "ellipse" (a "circle" with equal radii); a ``polygon`` named by its corners
+    ("triangle" for three points); "" for anything else or a shape whose markup does not say."""
     attrs = node.attributes
     if node.tag == "circle":
         return "circle"
