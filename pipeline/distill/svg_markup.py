@@ -6,7 +6,7 @@ the drawing is marked:
 - a shape, text or group (``<g>``) with an id, a class or its own ``cursor: pointer`` is a part
   one clicks (the parts of a chart, the slices of a pie menu, shapes one drags) -- but where some
   parts of an ``<svg>`` carry their own pointer cursor, the author marked what one clicks that
-  way, and the other parts are drawing (the box shapes are dragged into, named by an id); in
+  way, and the other parts are drawing (an axis, a frame, named by an id); in
   cleaned_html, which drops what has no text unless it is a control or a candidate, a shape
   kept is one;
 - an ``<svg>`` the size of a drawing (``SURFACE_MIN`` a side or more, by its box or its width
@@ -20,7 +20,7 @@ listener marks a place one drops on, yet a drag names it by its ref (``drop_boxe
 
 The noise pass keeps the parts ``svg_part_reading`` names (and a drawing surface itself); the
 interactivity pass gives them tiers (``svg_clickable``). ``shape_name`` says what a shape is
-drawn as ("circle", "square", "triangle", "box"), the word a task uses for an element with no
+drawn as ("circle", "square rectangle", "triangle", "box"), the word a task uses for an element with no
 text; ``placed_shapes`` which shapes lie inside an outline box (dragged there).
 """
 

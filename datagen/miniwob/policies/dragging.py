@@ -41,10 +41,9 @@ async def resize_textarea(page, episode):
     yield click(css("#submit"))
 
 
-_SHAPE_TAGS = {"rectangles": "rect:not(#shape-container)", "circles": "circle",
-               "triangles": "polygon"}
-_SHAPES = "#area svg rect:not(#shape-container), #area svg circle, #area svg polygon"
 _BOX = "#shape-container"
+_SHAPE_TAGS = {"rectangles": f"rect:not({_BOX})", "circles": "circle", "triangles": "polygon"}
+_SHAPES = f"#area svg rect:not({_BOX}), #area svg circle, #area svg polygon"
 # Which shapes match the task's selector, and the boxes' places in page order from left to right.
 _LAYOUT_JS = """([shapes, wanted, box]) => ({
   matches: Array.from(document.querySelectorAll(shapes), (s) => s.matches(wanted)),
