@@ -8,7 +8,8 @@ oracle policy (``datagen.miniwob.policies.POLICIES``) plays ``--seeds`` seeded e
 headless Chromium exactly as ``datagen record`` plays them (``run_episode``: raw reward 1 is a
 success); a task listed in ``datagen.miniwob.policies.impossible.IMPOSSIBLE`` is a failure with
 its reason; any other task is "no policy" (also a failure). The summary counts the tasks covered
-(a policy at >= 95% over >= 20 seeds). ``--tasks`` plays only those (their rows are merged into
+(a policy at >= 95% over >= 20 seeds) and names the tasks an episode of which took more actions
+than BrowserGym's budget (``MAX_STEPS``). ``--tasks`` plays only those (their rows are merged into
 an existing ``--out`` file, so batches of new policies can be measured one at a time; a task
 whose policy no run has played yet is "not played").
 """
@@ -27,7 +28,7 @@ from playwright.sync_api import Error as PlaywrightError
 from datagen.miniwob.episode import EpisodeSettings, run_episode
 from datagen.miniwob.policies import POLICIES
 from datagen.miniwob.policies.impossible import IMPOSSIBLE
-from eval.browsergym.benchmark import TASKS
+from eval.browsergym.benchmark import MAX_STEPS, TASKS
 from pipeline.capture import CaptureSession
 from pipeline.errors import CaptureError
 from pipeline.live.browser import BrowserConfig
@@ -40,21 +41,23 @@ SETTINGS = EpisodeSettings(BrowserConfig(), max_time_ms=60_000, max_steps=40,
 
 
 def play_task(session: CaptureSession, base_url: str, task: str, seeds: list[int]) -> dict:
-    """One row: successes over ``seeds`` and the most common failure reasons."""
+    """One row: successes over ``seeds``, the most common failure reasons, and the most actions
+    one episode took (BrowserGym ends an episode after ``MAX_STEPS``)."""
     started = time.perf_counter()
     failures: Counter[str] = Counter()
-    wins = 0
+    wins = longest = 0
     for seed in seeds:
         try:
             run = session.run(run_episode(session.page, base_url, task, seed, SETTINGS))
             wins += run.success
+            longest = max(longest, len(run.steps))
             if not run.success:
                 failures[run.failure.split(":")[0] or "reward"] += 1
         except (TimeoutError, PlaywrightError, CaptureError) as exc:  # as datagen record does
             failures[f"error: {type(exc).__name__}"] += 1
     return {"task": task, "status": "policy", "episodes": len(seeds), "successes": wins,
             "rate": wins / len(seeds), "failures": dict(failures.most_common(3)),
-            "seconds": round(time.perf_counter() - started, 1)}
+            "longest": longest, "seconds": round(time.perf_counter() - started, 1)}
 
 
 def row_without_policy(task: str) -> dict:
@@ -67,6 +70,8 @@ def summary(rows: list[dict]) -> dict:
     played = [r for r in rows if r["status"] == "policy"]
     covered = [r for r in played if r["rate"] >= TARGET_RATE and r["episodes"] >= TARGET_SEEDS]
     return {"tasks": len(rows), "with_policy": len(played), "covered": len(covered),
+            "over_browsergym_steps": sorted(r["task"] for r in played
+                                            if r.get("longest", 0) > MAX_STEPS),
             "impossible": sum(r["status"] == "impossible" for r in rows),
             "no_policy": sum(r["status"] == "no policy" for r in rows),
             "not_played": sum(r["status"] == "not played" for r in rows),

@@ -31,9 +31,11 @@ def oracle_section(oracle: dict[str, Any] | None) -> list[str]:
                            [[s["tasks"], s["with_policy"], s["covered"], s["impossible"],
                              s["no_policy"], f"{100 * s['mean_success_all_tasks']:.1f}%"]]),
             "",
-            markdown_table(["task", "status", "success %", "episodes", "failures / reason"],
+            markdown_table(["task", "status", "success %", "episodes", "most actions",
+                            "failures / reason"],
                            [[r["task"], r["status"], round(100 * r["rate"]),
-                             r.get("episodes", 0), _why(r)] for r in oracle["rows"]])]
+                             r.get("episodes", 0), r.get("longest", ""), _why(r)]
+                            for r in oracle["rows"]])]
     return out
 
 

@@ -1,9 +1,12 @@
 """Oracle coverage of BrowserGym's 125 MiniWoB++ tasks (issue 15): which tasks have a policy,
 which are listed impossible and why, the pure helpers new policies rely on, and (slow) every
-policy of the issue's batches (and of the tasks select_text made possible) over 20 live seeds at
->= 95% success (and those BrowserGym's budget of 10 actions per episode once cut short within
-it). That every policy acts on a page's refs, as the eval harnesses' oracle plays them, is
-checked on test_policies.py's episodes."""
+policy of the issue's batches (and of the tasks select_text made possible) on five more live
+seeds than test_policies.py's one, winning all but one (and those BrowserGym's budget of 10
+actions per episode once cut short within it). The target itself, >= 95% of 20 seeds per task,
+is a benchmark (``benchmarks/oracle_benchmark.py``: each task's rate and most actions in an
+episode, in docs/BENCHMARKS.md); the suite plays a quarter of those episodes so a policy that
+breaks still fails here. That every policy acts on a page's refs, as the eval harnesses' oracle
+plays them, is checked on test_policies.py's episodes."""
 
 from __future__ import annotations
 
@@ -38,13 +41,14 @@ ISSUE_15_TASKS = (
     "terminal", "text-editor", "tic-tac-toe", "use-autocomplete-nodelay", "use-slider",
     "use-slider-2", "visual-addition",
 )
-# Policies from before issue 15 that are also held to 20 seeds here (they once fell below 95%).
+# Policies from before issue 15 that are also played here (they once fell below 95%).
 EARLIER_TASKS = ("social-media",)
 # Policies the select_text action made possible (listed impossible before it).
 SELECT_TEXT_TASKS = ("highlight-text", "highlight-text-2")
-SEEDS = range(1, 21)
+# Seeds 2..6 of the benchmark's 1..20 (test_policies.py plays seed 1 of every policy).
+SEEDS = range(2, 7)
 # Policies below the 95% target, with why (benchmarks/results/oracle.json has their rates); they
-# are held to 70% so a regression still shows.
+# may lose three of the five, so a policy that breaks still shows.
 BELOW_TARGET = {
     "tic-tac-toe": "the page's player moves at random only 55% of the time: best play against it "
                    "wins 85% of the games (test_tic_tac_toe_best_play_wins_85_percent)",
@@ -126,12 +130,12 @@ def miniwob_base():
 @pytest.mark.slow
 @pytest.mark.browser
 @pytest.mark.parametrize("task", ISSUE_15_TASKS + EARLIER_TASKS + SELECT_TEXT_TASKS)
-def test_policy_wins_95_percent_of_20_seeds(capture_session, miniwob_base, task):
+def test_policy_wins_its_seeds(capture_session, miniwob_base, task):
     runs = play_seeds(capture_session, miniwob_base, task, SEEDS,
                       pages=1 if task in ONE_PAGE_AT_A_TIME else 3)
     failed = [(seed, run.failure) for seed, run in zip(SEEDS, runs, strict=True) if not run.success]
-    allowed = 6 if task in BELOW_TARGET else 1
-    assert len(failed) <= allowed, f"{task}: {len(failed)}/20 failed: {failed[:3]}"
+    allowed = 3 if task in BELOW_TARGET else 1
+    assert len(failed) <= allowed, f"{task}: {len(failed)}/{len(SEEDS)} failed: {failed[:3]}"
     if task in WITHIN_BROWSERGYM_STEPS:
         longest = max(zip((len(run.steps) for run in runs), SEEDS, strict=True))
         assert longest[0] <= MAX_STEPS, f"{task}: seed {longest[1]} took {longest[0]} actions"
