@@ -12,6 +12,13 @@ from dataclasses import dataclass
 
 from pipeline.page_state import Node, PageState
 
+HANDLERS = ("onclick", "onmousedown", "onmouseup", "onpointerdown", "ontouchstart")
+
+
+def has_handler(node: Node) -> bool:
+    """The element carries a mouse-handler attribute (``onclick``, ``onmousedown``, ...)."""
+    return any(h in node.attributes for h in HANDLERS)
+
 _DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1
 

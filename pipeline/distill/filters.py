@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pipeline.distill.facts import Facts
-from pipeline.distill.interactivity import HANDLERS, tier_of
+from pipeline.distill.facts import Facts, has_handler
+from pipeline.distill.interactivity import tier_of
 from pipeline.distill.markup import lacks_runtime_evidence
 from pipeline.distill.svg_markup import drawing_surface, drop_boxes, svg_part_reading
 from pipeline.distill.work import Work
@@ -85,7 +85,7 @@ def svg_parts(nodes: list[Node], last: list[int], svg: int,
 
 def _listens(node: Node) -> bool:
     """The capture saw a click listener on it, or it carries a click handler attribute."""
-    return bool(node.states.get("clickable")) or any(h in node.attributes for h in HANDLERS)
+    return bool(node.states.get("clickable")) or has_handler(node)
 
 
 def visibility(work: Work) -> list[int]:

@@ -38,6 +38,7 @@ other clickable parents and widget roles inside it keep their own refs.
 from __future__ import annotations
 
 from pipeline.aria import INTERACTIVE_ROLES
+from pipeline.distill.facts import has_handler
 from pipeline.distill.markup import (
     fallback_clickable,
     icon_only,
@@ -56,7 +57,6 @@ _NEVER_TAGS = frozenset({"html", "body", "iframe", "frame", "label", "option", "
 # form fields inside an element inferred from its markup make it a form or a panel, not a
 # control: no clickable element holds text fields or buttons (``<div id=menu>`` around a form)
 _FIELD_TAGS = frozenset({"input", "select", "textarea", "button"})
-HANDLERS = ("onclick", "onmousedown", "onmouseup", "onpointerdown", "ontouchstart")
 _PROPAGATING_ROLES = frozenset({"button", "link"})
 _OWN_REF_ROLES = frozenset(
     {"checkbox", "radio", "switch", "textbox", "searchbox", "combobox", "slider", "spinbutton"}
@@ -89,7 +89,7 @@ def _acts_itself(node: Node) -> bool:
     """A sign of a control besides the cursor: a mouse handler or listener, a jQuery UI drag
     handle, tabindex >= 0."""
     attrs = node.attributes
-    if any(h in attrs for h in HANDLERS) or node.states.get("clickable"):
+    if has_handler(node) or node.states.get("clickable"):
         return True
     if DRAG_HANDLE_CLASSES & set(attrs.get("class", "").split()):
         return True

@@ -22,8 +22,8 @@ the two apart (not a live capture, and no element marked clickable). Only then d
   list row's name -- except on an element set inside running text (text beside it in its
   parent: every linked word of a paragraph), where the class marks that word, and on an empty
   element, which wraps nothing (a calendar's half-hour slots, a rating's stars);
-- SVG shapes, texts and groups marked by an id, a class or a pointer cursor, and an ``<svg>``
-  drawing with no marked part, clicked at a point (``svg_markup``);
+- SVG shapes, texts and groups marked by an id, a class, a mouse handler or a pointer cursor,
+  and an ``<svg>`` drawing with no marked part, clicked at a point (``svg_markup``);
 - an element whose whole id, or one whole class, names a surface one types into by clicking it
   first (``terminal``, ``console``, ``shell``, ``repl``: its keys go to a field the click
   focuses, often an invisible one); ``terminal-header`` is a part of it, not the surface;

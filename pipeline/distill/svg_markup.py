@@ -3,10 +3,11 @@
 A live capture knows which shapes listen for clicks; a DOM dump or saved HTML shows only how
 the drawing is marked:
 
-- a shape, text or group (``<g>``) with an id, a class or its own ``cursor: pointer`` is a part
-  one clicks (the parts of a chart, the slices of a pie menu, shapes one drags) -- but where some
-  parts of an ``<svg>`` carry their own pointer cursor, the author marked what one clicks that
-  way, and the other parts are drawing (an axis, a frame, named by an id); in
+- a shape, text or group (``<g>``) with an id, a class, a mouse-handler attribute (``onclick``)
+  or its own ``cursor: pointer`` is a part one clicks (the parts of a chart, the slices of a pie
+  menu, shapes one drags) -- but where some parts of an ``<svg>`` carry a handler or their own
+  pointer cursor, the author marked what one clicks that way, and the other parts are drawing
+  (an axis, a frame, named by an id); in
   cleaned_html, which drops what has no text unless it is a control or a candidate, a shape
   kept is one;
 - an ``<svg>`` the size of a drawing (``SURFACE_MIN`` a side or more, by its box or its width
@@ -28,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pipeline.distill.facts import pixels, style_of
+from pipeline.distill.facts import has_handler, pixels, style_of
 from pipeline.page_state import Node, PageState
 
 SVG_SHAPES = frozenset({"circle", "rect", "ellipse", "polygon", "polyline", "path", "line",
@@ -39,9 +40,10 @@ _POLYGONS = {3: "triangle", 4: "quadrilateral", 5: "pentagon", 6: "hexagon"}
 
 
 def marked_svg_part(node: Node) -> bool:
-    """An SVG shape, text or group with an id, a class or its own pointer cursor in its style."""
+    """An SVG shape, text or group with an id, a class, a mouse handler or its own pointer cursor
+    in its style."""
     attrs = node.attributes
-    return node.tag in SVG_SHAPES and ("id" in attrs or "class" in attrs or _pointer(node))
+    return node.tag in SVG_SHAPES and ("id" in attrs or "class" in attrs or _clicked_mark(node))
 
 
 def outline_box(node: Node) -> bool:
@@ -106,12 +108,12 @@ def _inside(inner: tuple[float, float, float, float],
 
 
 def svg_part_reading(parts: list[Node], cleaned: bool) -> Callable[[Node], bool]:
-    """Which parts of one ``<svg>`` (``parts``: its descendants) are kept: those with their own
-    pointer cursor when any part has one (the author's mark for what one clicks), else every
-    ``marked_svg_part`` -- and in ``cleaned`` html, which keeps an element without text only as
-    a control or a candidate, every shape as well."""
-    if any(node.tag in SVG_SHAPES and _pointer(node) for node in parts):
-        return lambda node: node.tag in SVG_SHAPES and _pointer(node)
+    """Which parts of one ``<svg>`` (``parts``: its descendants) are kept: those with a mouse
+    handler or their own pointer cursor when any part has one (the author's mark for what one
+    clicks), else every ``marked_svg_part`` -- and in ``cleaned`` html, which keeps an element
+    without text only as a control or a candidate, every shape as well."""
+    if any(node.tag in SVG_SHAPES and _clicked_mark(node) for node in parts):
+        return lambda node: node.tag in SVG_SHAPES and _clicked_mark(node)
     if cleaned:
         return lambda node: marked_svg_part(node) or (node.tag in EMPTY_SHAPES
                                                       and not node.children)
@@ -146,5 +148,6 @@ def svg_clickable(node: Node, state: PageState, surfaces: frozenset[int]) -> boo
                                          for a in state.ancestors(node.id))
 
 
-def _pointer(node: Node) -> bool:
-    return style_of(node).get("cursor") == "pointer"
+def _clicked_mark(node: Node) -> bool:
+    """A mouse-handler attribute or the element's own pointer cursor."""
+    return has_handler(node) or style_of(node).get("cursor") == "pointer"

@@ -214,6 +214,17 @@ def test_svg_shapes_styled_with_a_pointer_get_refs_and_plain_ones_do_not():
     assert sorted(ref_texts(html)) == ["I", "circle"]
 
 
+def test_svg_shapes_with_a_click_handler_get_refs_and_make_the_marked_rest_drawing():
+    # the handler is the author's mark, as a pointer cursor is: the frame named by an id is
+    # drawing here, and the drawing is no surface clicked at a point
+    html = ('<body><svg width="120" height="90"><rect id="frame" x="0" y="0" width="120" '
+            'height="90" fill="white"></rect><circle cx="10" cy="10" r="8" '
+            'onclick="pick(1)"></circle><polygon points="40,5 50,20 30,20" '
+            'onmousedown="pick(2)"></polygon><circle cx="90" cy="70" r="4"></circle></svg>'
+            '</body>')
+    assert sorted(ref_texts(html)) == ["circle", "polygon"]
+
+
 def test_a_control_drawn_as_one_glyph_gets_a_ref_and_words_around_it_do_not():
     html = ('<body><div class="selectric"><span class="label"></span><b class="knob">▾</b></div>'
             '<p>Pick one <span>option</span> below</p><span class="ql-picker-label"></span>'
