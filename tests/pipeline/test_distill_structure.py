@@ -150,11 +150,18 @@ def test_scrollable_elements_are_flagged():
     assert flagged == ["list"]
 
 
-def test_ten_thousand_nodes_distill_quickly():
-    state = synthetic_shop(800)
+def test_ten_thousand_nodes_distill_in_linear_time():
+    """Distilling eight times the cards takes about eight times as long (a quadratic slip takes
+    64 times), and no more than 10x the speed target per node. The target itself (~10 ms per
+    1,000 nodes) is the serializer benchmark's: on a slow or shared 2-core machine this page
+    took 28-46 ms per 1,000 nodes from one run to the next, the same before and after a change."""
+    small_state, state = synthetic_shop(100), synthetic_shop(800)
     assert len(state.nodes) > 10_000
-    best, _ = best_ms(lambda: distill(state))
-    per_thousand = best / len(state.nodes) * 1000
-    assert per_thousand < 40, f"{per_thousand:.1f} ms per 1,000 nodes"  # target ~10 ms/1,000
-    dp = distill(state)
+    small, _ = best_ms(lambda: distill(small_state))
+    large, dp = best_ms(lambda: distill(state))
+    growth = len(state.nodes) / len(small_state.nodes)
+    per_thousand = large / len(state.nodes) * 1000
+    print(f"{per_thousand:.1f} ms per 1,000 nodes; {large / small:.1f}x for {growth:.1f}x nodes")
+    assert large < 2 * growth * small + 50, (small, large, growth)
+    assert per_thousand < 100, f"{per_thousand:.1f} ms per 1,000 nodes"
     assert len(dp.refs) == 3 + 2 * 800  # nav, footer links + a link and a button per card
