@@ -7,9 +7,8 @@ the drawing is marked:
   or its own ``cursor: pointer`` is a part one clicks (the parts of a chart, the slices of a pie
   menu, shapes one drags) -- but where some parts of an ``<svg>`` carry a handler or their own
   pointer cursor, the author marked what one clicks that way, and the other parts are drawing
-  (an axis, a frame, named by an id); in
-  cleaned_html, which drops what has no text unless it is a control or a candidate, a shape
-  kept is one;
+  (an axis, a frame, named by an id); in cleaned_html, which drops what has no text unless it
+  is a control or a candidate, a shape kept is one;
 - an ``<svg>`` the size of a drawing (``SURFACE_MIN`` a side or more, by its box or its width
   and height) none of whose parts is marked is a surface clicked at a point (a point to find
   between two dots, an angle to bisect): the drawing itself is the one thing to click, where an
