@@ -19,7 +19,7 @@ from __future__ import annotations
 import colorsys
 import re
 
-from pipeline.distill.facts import style_of
+from pipeline.distill.facts import style_of, svg_paint, unfilled
 from pipeline.page_state import Node, PageState
 
 # CSS names a page writes most, as RGB; any other name is kept as written, without a family
@@ -66,13 +66,9 @@ def painted_colour(node: Node, state: PageState) -> str:
     own background."""
     if node.kind != "element" or state.text_content(node.id).strip():
         return ""
-    styles = style_of(node)
     if node.tag in _SHAPES:  # drawn with no fill (an outline box), the stroke paints it
-        fill = styles.get("fill") or node.attributes.get("fill", "")
-        if fill.strip().lower() != "none":
-            return colour_words(fill)
-        return colour_words(styles.get("stroke") or node.attributes.get("stroke", ""))
-    own = _background(styles)
+        return colour_words(svg_paint(node, "stroke" if unfilled(node) else "fill"))
+    own = _background(style_of(node))
     if not own:
         return ""
     for ancestor in state.ancestors(node.id):

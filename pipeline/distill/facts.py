@@ -63,6 +63,16 @@ def style_of(node: Node) -> dict[str, str]:
     return styles
 
 
+def svg_paint(node: Node, prop: str) -> str:
+    """An SVG presentation property (``fill``, ``stroke``): its style's, else its attribute's."""
+    return style_of(node).get(prop) or node.attributes.get(prop, "")
+
+
+def unfilled(node: Node) -> bool:
+    """An SVG shape drawn with ``fill: none`` (an outline: only its stroke is painted)."""
+    return svg_paint(node, "fill").strip().lower() == "none"
+
+
 def pixels(value: str, unitless: bool = False) -> float | None:
     """A CSS length in px (or a bare 0) as a number; None for any other (auto, %, em, "").
     ``unitless``: a bare number counts as pixels too (SVG's width and height attributes)."""

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pipeline.distill.facts import has_handler, pixels, style_of
+from pipeline.distill.facts import has_handler, pixels, style_of, unfilled
 from pipeline.page_state import Node, PageState
 
 SVG_SHAPES = frozenset({"circle", "rect", "ellipse", "polygon", "polyline", "path", "line",
@@ -48,10 +48,7 @@ def marked_svg_part(node: Node) -> bool:
 def outline_box(node: Node) -> bool:
     """An SVG ``rect`` drawn as an outline only (no fill): a box drawn around a place. (Asked
     of every kept element: the tag is read before any style.)"""
-    if node.tag != "rect":
-        return False
-    fill = style_of(node).get("fill") or node.attributes.get("fill", "")
-    return fill.strip().lower() == "none"
+    return node.tag == "rect" and unfilled(node)
 
 
 def drop_boxes(parts: list[Node], kept: set[int]) -> list[Node]:
