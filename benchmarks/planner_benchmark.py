@@ -49,7 +49,7 @@ def build(records: str, folder: Path) -> Path:
 def kind_of(record: dict, meta: dict) -> str:
     """Where the turn's target sits among the step's candidates."""
     targets = set(meta.get("targets") or [])
-    if not targets:
+    if not targets or not _names_an_element(record):
         return "no_element"
     user = next(m["content"] for m in record["messages"] if m["role"] == "user")
     block = user.split(CANDIDATES_HEADER, 1)[1].split("\n\n", 1)[0] if (
@@ -58,6 +58,12 @@ def kind_of(record: dict, meta: dict) -> str:
     if candidates and candidates[0] in targets:
         return "first"
     return "listed" if targets.intersection(candidates) else "missing"
+
+
+def _names_an_element(record: dict) -> bool:
+    """Whether the turn's action names an element (a key press goes where the focus is)."""
+    arguments = record["messages"][-1]["tool_calls"][0]["function"]["arguments"]
+    return "index" in (json.loads(arguments) if isinstance(arguments, str) else arguments)
 
 
 def count(train: Path) -> dict[str, Counter]:

@@ -34,6 +34,20 @@ class Operation:
     value: str = ""  # typed text / selected option; "" for CLICK
     original_op: str | None = None  # Mind2Web's original_op (HOVER and ENTER count as CLICK)
 
+    @property
+    def pressed_key(self) -> str | None:
+        """The key the step presses: see ``pressed_key``."""
+        return pressed_key(self.original_op, self.value)
+
+
+def pressed_key(original_op: str | None, value: str) -> str | None:
+    """The key an operation presses where the focus is: a PRESS's own key, and Enter for
+    Mind2Web's ENTER (recorded as op CLICK on the element the key went to, the focused field: a
+    click there presses nothing live); None for an operation on an element."""
+    if original_op == "PRESS":
+        return value
+    return "Enter" if original_op == "ENTER" else None
+
 
 @dataclass(slots=True)
 class Executed:

@@ -137,8 +137,6 @@ class OraclePolicy:
             call = action_call(step.operation.op, trajectory.meta["targets"][0],
                                step.operation.value, step.operation.original_op, situation.page)
             turns.append(turn_from_calls([call], "Acting on the known target.").message)
-        if isinstance(gold, LiveOracle) and step.operation.original_op == "ENTER":
-            turns[-1] = _press_enter(turns[-1])
         return turns
 
 
@@ -160,13 +158,6 @@ def _refused_turn(messages: list[dict[str, Any]]) -> Turn:
     return turn_from_calls([make_call("done", answer=answer)],
                            "The oracle cannot go on: its action was refused.",
                            calls_before(messages))
-
-
-def _press_enter(message: dict[str, Any]) -> dict[str, Any]:
-    """Live, Mind2Web's ENTER (recorded as a click on the field) is a key press in it."""
-    return {"role": "assistant", "content": "Pressing Enter in the field.",
-            "tool_calls": [{"type": "function", "function": {
-                "name": "press", "arguments": {"key": "Enter"}}}]}
 
 
 class RandomPolicy:

@@ -12,7 +12,10 @@ first action the executor accepts (``execute_offline``: resolved, not run) is th
 Element Accuracy asks whether the action's element stands for a positive (its own ref, or the
 nearest ref'd ancestor of a positive, as the verifier resolves them; for ``select_text`` the
 element its passage is found in); Operation F1 compares ``"OP value"`` with the gold
-(``gold_op``: pagescout's own ops by their own name). A step the reader dropped (no positive, no
+(``gold_op``: pagescout's own ops by their own name). Mind2Web records a press of Enter as op
+CLICK (original_op ENTER) on the element the key went to -- the focused one, which is all a key
+press can name -- so ``press Enter`` on an ENTER step scores as a click on its element, as a
+click on the field does (Mind2Web's own prediction). A step the reader dropped (no positive, no
 usable HTML ...) is a row with ``error`` set that scores 0, as Mind2Web scores steps without a
 positive. Steps are played ``mind2web.concurrency`` at a time (a model policy batches them)
 and journaled.
@@ -76,6 +79,12 @@ def gold_op(operation: Operation) -> str:
     return op_string(original, "" if original in ("DRAG", "CLEAR") else value)
 
 
+def _enter_pressed(action: ToolCall | None, operation: Operation) -> bool:
+    """Whether ``action`` presses Enter on a Mind2Web ENTER step."""
+    return (action is not None and action.name == "press" and operation.original_op == "ENTER"
+            and action.arguments.get("key") == "Enter")
+
+
 async def _offline(call, page):
     return execute_offline(call, page)
 
@@ -84,14 +93,16 @@ def step_row(run: str, policy: str, mode: str, step: Step, split: str, outcome: 
              targets: set[int], seconds: float) -> dict[str, Any]:
     action = outcome.action
     element = action is not None and action.arguments.get("index") in targets
-    gold = gold_op(step.operation)
+    gold, predicted = gold_op(step.operation), predicted_op(action)
     if action is not None and action.name == "select_text":  # no index: where its passage is
         element = outcome.result is not None and outcome.result.backend_id in step.positives
+    if _enter_pressed(action, step.operation):  # Mind2Web's ENTER: op CLICK on the focused field
+        element, predicted = True, gold
     return {
         "key": f"{run}|{step.step_id}", "run": run, "policy": policy, "mode": mode,
         "step_id": step.step_id, "task_id": step.annotation_id, "website": step.website,
-        "split": split, "element": bool(element), "op_f1": op_f1(predicted_op(action), gold),
-        "predicted": predicted_op(action), "gold": gold, "stop": outcome.stop,
+        "split": split, "element": bool(element), "op_f1": op_f1(predicted, gold),
+        "predicted": predicted, "gold": gold, "stop": outcome.stop,
         "turns": len(outcome.turns), "valid_calls": outcome.valid_calls,
         "tool_calls": outcome.queries, "prompt_tokens": outcome.prompt_tokens,
         "observation_tokens": observation_tokens(outcome.messages),

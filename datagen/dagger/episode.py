@@ -26,7 +26,7 @@ from datagen.miniwob.dump import act_operation
 from datagen.miniwob.episode import perform, settle_target
 from datagen.miniwob.policies import Act, PolicyError
 from datagen.miniwob.policies.restart import next_label
-from datagen.records import Operation
+from datagen.records import Operation, pressed_key
 from datagen.teachers.base import target_refs
 from datagen.teachers.oracle import label_call
 from datagen.verify.execution_stage import operation_matches, passage_problem, value_problem
@@ -156,7 +156,7 @@ def labellable(page: DistilledPage, act: Act, target: int | None) -> bool:
     and for a passage to select, which its text finds."""
     if target is None:
         return False
-    if act.original_op in ("PRESS", "SELECT_TEXT"):
+    if act.original_op == "SELECT_TEXT" or pressed_key(act.original_op, act.value):
         return target in page.state.by_backend_id()
     return bool(target_refs(page, [target]))
 
@@ -200,7 +200,7 @@ def agrees(call: ToolCall, page: DistilledPage, act: Act, target: int, drop: int
     if not operation_matches(call, operation):
         return False
     if call.name == "press":  # Enter for an ENTER act, the act's own key for a PRESS
-        return call.arguments.get("key") == (act.value if act.original_op == "PRESS" else "Enter")
+        return call.arguments.get("key") == operation.pressed_key
     if call.name == "select_text":  # the same passage, wherever it is
         return passage_problem(call, operation, page) is None
     return (page.backend_id(call.arguments.get("index", -1)) == target

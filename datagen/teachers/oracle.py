@@ -42,7 +42,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from datagen.records import Mode, Step, Trajectory
+from datagen.records import Mode, Step, Trajectory, pressed_key
 from datagen.teachers import rationale
 from datagen.teachers.base import make_trajectory, target_refs
 from datagen.teachers.oracle_queries import TEMPLATES, Cues, cues, first_query, refinements
@@ -101,9 +101,9 @@ class OracleTeacher:
         convo = Conversation.open(step.task, step.history, page, mode, previous)
         targets = target_refs(page, step.positives)
         meta: dict[str, Any] = {"targets": targets, "queries": 0, "found": False}
-        if step.operation.original_op == "PRESS":  # the key goes where the focus is: no search
+        key = step.operation.pressed_key
+        if key is not None:  # the key goes where the focus is: no search
             meta |= {"template": "press", "found": True}
-            key = step.operation.value
             convo.act(make_call("press", key=key), rationale.press(key))
         elif step.operation.original_op == "SELECT_TEXT":  # found by its text: no search
             _Run(self.config, step, page, convo, targets, rng, meta).quote()
@@ -158,8 +158,7 @@ class _Run:
         args = self._limit(args)
         if self.canonical:
             kind = "role" if template == "role" else "label" if c.label else "words"
-            op = "ENTER" if self.step.operation.original_op == "ENTER" else c.op
-            thinking = rationale.canonical_query_intent(kind, args, op, c.value)
+            thinking = rationale.canonical_query_intent(kind, args, c.op, c.value)
         else:
             thinking = rationale.query_intent(args, c.op, c.value, self.rng)
         found = self._query(args, thinking)
@@ -282,8 +281,8 @@ def label_call(op: str, value: str, original_op: str | None, refs: list[int],
                page: DistilledPage) -> ToolCall | None:
     """The call of a step's operation on the first of ``refs`` (its elements' refs); None when
     it acts on an element and none has a ref (select_text names none: its passage finds
-    itself)."""
-    if not refs and original_op != "SELECT_TEXT":
+    itself; a key press none: it goes where the focus is)."""
+    if not refs and original_op != "SELECT_TEXT" and pressed_key(original_op, value) is None:
         return None
     return action_call(op, refs[0] if refs else None, value, original_op, page)
 
@@ -291,8 +290,9 @@ def label_call(op: str, value: str, original_op: str | None, refs: list[int],
 def action_call(op: str, ref: int | None, value: str, original_op: str | None = None,
                 page: DistilledPage | None = None) -> ToolCall:
     """The action of a step's operation on ``ref``: click / type / select, or hover, scroll,
-    drag, clear, select_text for those ``original_op``s (a drag onto an element needs the
-    ``page`` to find the drop target's ref; select_text takes no ref)."""
+    drag, clear, select_text for those ``original_op``s, press for a PRESS and Mind2Web's ENTER
+    (a drag onto an element needs the ``page`` to find the drop target's ref; select_text and
+    press take no ref)."""
     if op == "TYPE":
         return make_call("type", index=ref, text=value)
     if op == "SELECT":
@@ -302,8 +302,9 @@ def action_call(op: str, ref: int | None, value: str, original_op: str | None = 
     if original_op == "SCROLL":
         direction, _, amount = value.partition(":")
         return make_call("scroll", index=ref, direction=direction, amount=amount or "page")
-    if original_op == "PRESS":
-        return make_call("press", key=value)
+    key = pressed_key(original_op, value)
+    if key is not None:
+        return make_call("press", key=key)
     if original_op == "CLEAR":
         return make_call("clear", index=ref)
     if original_op == "SELECT_TEXT":  # the passage names itself: no index

@@ -235,11 +235,8 @@ def _whole(label: str) -> re.Pattern[str]:
 
 
 def _implied_role(step: Step, target_role: str | None, entry) -> str | None:
-    """The role a model would filter on: from the operation (Enter is pressed in a text field)
-    or a role word in the task."""
-    op = step.operation
-    wanted = "textbox" if op.original_op == "ENTER" else {
-        "TYPE": "textbox", "SELECT": "combobox"}.get(op.op)
+    """The role a model would filter on: from the operation or a role word in the task."""
+    wanted = {"TYPE": "textbox", "SELECT": "combobox"}.get(step.operation.op)
     for word in words(step.task):
         wanted = wanted or _ROLE_WORDS.get(word)
     if wanted and role_test(wanted)(entry):

@@ -38,13 +38,12 @@ def canonical_query_intent(kind: str, args: dict[str, Any], op: str, value: str)
     query, the choice a student has to make at the start of its answer: "Listing" every
     element of a role (``kind`` "role": the target's label is unknown), "Searching" for a label
     the task or the page shows ("label"), "Trying" the task's other words ("words"). ``op`` is
-    the step's operation, or ENTER for Mind2Web's Enter key (op CLICK)."""
+    the step's operation."""
     if kind == "words":
         words = args.get("text") or ", ".join(args.get("keyword_weights") or ())
         return f'Trying the task\'s words "{words}".'
     if kind == "role":
-        goal = {"TYPE": f"type {value!r} into", "SELECT": f"select {value!r} in",
-                "ENTER": "press Enter in"}.get(op, "click")
+        goal = {"TYPE": f"type {value!r} into", "SELECT": f"select {value!r} in"}.get(op, "click")
         return f"Listing {_sought(args)} to find the one to {goal}."
     return f"Searching the page for {_sought(args)}."
 

@@ -36,7 +36,7 @@ OBSERVATION_MARK = "\nCurrent page:\n"  # where ``pipeline.agent.prompts.user_tu
 _REF = re.compile(r"\[(\d+)\]")
 _CALL_FOR_OP = {"CLICK": "click", "TYPE": "type", "SELECT": "select"}
 _CALL_FOR_ORIGINAL_OP = {"HOVER": "hover", "SCROLL": "scroll", "DRAG": "drag", "CLEAR": "clear",
-                         "PRESS": "press", "SELECT_TEXT": "select_text"}
+                         "PRESS": "press", "ENTER": "press", "SELECT_TEXT": "select_text"}
 _FREE_TEXT = {"type": "type writes", "select_text": "select_text quotes"}  # an action's own text
 
 
@@ -76,9 +76,10 @@ def _first_problem(conversation: Conversation, step: Step, page: DistilledPage, 
                     "differs from running the call on the page")
         ranked.append(fresh.refs or refs_in(fresh.text))
     action = conversation.final.call
-    if step.operation.original_op == "PRESS":  # a key press has no element to check
-        return None if action == _press(step.operation.value) else (
-            f"wrong_operation: the step presses {step.operation.value}, the action is "
+    key = step.operation.pressed_key
+    if key is not None:  # a key press has no element to check
+        return None if action == _press(key) else (
+            f"wrong_operation: the step presses {key}, the action is "
             f"{action.name} {action.arguments}")
     if step.operation.original_op == "SELECT_TEXT":  # found by its text, not by a ref
         return passage_problem(action, step.operation, page)
@@ -90,8 +91,6 @@ def _first_problem(conversation: Conversation, step: Step, page: DistilledPage, 
         return (f"wrong_operation: the step is {step.operation.op} "
                 f"({step.operation.original_op or step.operation.op}), the action {action.name}")
     ref = action.arguments.get("index")
-    if ref is None:  # press Enter on an ENTER step: no element to check
-        return None
     if ref not in page.refs:
         return f"unknown_ref: [{ref}] is not an element of the page (1..{len(page.refs)})"
     if ref not in shown_refs(conversation):
@@ -125,13 +124,10 @@ def _press(key: str) -> ToolCall:
 
 
 def operation_matches(action: ToolCall, operation: Operation) -> bool:
-    """click/type/select for CLICK/TYPE/SELECT, hover/scroll/drag/clear for those original ops;
-    ``press Enter`` also for a Mind2Web ENTER."""
+    """click/type/select for CLICK/TYPE/SELECT, hover/scroll/drag/clear for those original ops,
+    press for a PRESS and a Mind2Web ENTER (a click on the field presses no key)."""
     wanted = _CALL_FOR_ORIGINAL_OP.get(operation.original_op or "", _CALL_FOR_OP[operation.op])
-    if action.name == wanted:
-        return True
-    return (operation.original_op == "ENTER" and action.name == "press"
-            and action.arguments.get("key") == "Enter")
+    return action.name == wanted
 
 
 def shown_refs(conversation: Conversation) -> set[int]:

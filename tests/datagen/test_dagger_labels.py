@@ -1,12 +1,12 @@
 """A DAgger label is kept only when it can become a call: its target is an element of the page
 the student saw (a hidden inbox row is in the capture but has no ref), or, for a key press and a
 passage to select, in the capture at all; a student's selection agrees with the label when it
-quotes the same passage."""
+quotes the same passage, and its key press when it presses the same key (Enter for an ENTER)."""
 
 from __future__ import annotations
 
 from datagen.dagger.episode import LabelledStep, agrees, executed_call, labellable
-from datagen.miniwob.policies.base import click, css, press, select_text
+from datagen.miniwob.policies.base import click, css, enter, press, select_text
 from pipeline.distill import distill
 from pipeline.html.source import page_from_html
 from pipeline.tools import make_call
@@ -32,6 +32,19 @@ def test_a_key_press_needs_its_focused_element_in_the_capture_only():
     page = distill(page_from_html(PAGE, "http://miniwob.test/email-inbox.html"))
     assert labellable(page, press(css(".email-thread"), "Enter"), 3)
     assert not labellable(page, press(css(".gone"), "Enter"), 99)
+
+
+def test_enter_in_a_field_is_labelled_and_agreed_as_a_key_press():
+    """A policy's Enter in a field (Mind2Web's ENTER) is the call ``press Enter``: a student
+    that clicks the field instead pressed nothing and does not agree with it."""
+    page = distill(page_from_html(PAGE, "http://miniwob.test/guess-number.html"))
+    act = enter(css("#reply-text"))
+    assert labellable(page, act, 7)
+    assert agrees(make_call("press", key="Enter"), page, act, 7, None)
+    assert not agrees(make_call("press", key="Escape"), page, act, 7, None)
+    assert not agrees(make_call("click", index=page.ref_of(7)), page, act, 7, None)
+    oracle_ran = LabelledStep(page.state, 7, act, "", "oracle", "(no action)", False)
+    assert executed_call(oracle_ran, page) == make_call("press", key="Enter")
 
 
 def test_a_passage_to_select_is_labelled_by_its_text():

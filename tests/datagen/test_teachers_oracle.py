@@ -14,11 +14,12 @@ from verify_helpers import html_page, ref_of
 
 from datagen.records import Trajectory
 from datagen.teachers import OracleConfig, OracleTeacher, TeacherConfig, step_rng, target_refs
+from datagen.teachers.oracle import label_call
 from datagen.verify.execution_stage import check_execution
 from datagen.verify.format_stage import check_format
 from pipeline.config import load_config
 from pipeline.errors import FormatError
-from pipeline.tools import openai_tools
+from pipeline.tools import make_call, openai_tools
 
 ORACLE = OracleTeacher()
 _REF = re.compile(r"\[(\d+)\]")
@@ -313,9 +314,10 @@ def test_a_label_less_element_is_described_by_what_tells_it_apart():
     assert described[4].startswith('the "Submit" button')
 
 
-def test_enter_is_pressed_in_a_listed_text_field():
-    """Mind2Web's ENTER (op CLICK) on a field the task does not name: a model knows Enter goes
-    into a text field, so the canonical oracle lists the few textboxes, as for typing."""
+def test_enter_is_pressed_where_the_focus_is():
+    """Mind2Web's ENTER (op CLICK on the field the key went to) is a key press: a click on the
+    field presses nothing live (guess-number's field took the click and its guess was never
+    sent), so the oracle presses Enter at once, as for any key, and the label is the same call."""
     from dataclasses import replace
 
     from datagen.records import Operation
@@ -324,11 +326,10 @@ def test_enter_is_pressed_in_a_listed_text_field():
     step = make_step(forms, [ref_of(forms, "bio")], "Tell them you sail and press Save")
     step = replace(step, operation=Operation("CLICK", "", "ENTER"))
     trajectory = propose(step, forms, teacher=CANONICAL)
-    first, action = _calls(trajectory)
-    assert first["arguments"] == {"role": "textbox"}
-    assert trajectory.messages[2]["content"] == (
-        "Listing every textbox to find the one to press Enter in.")
-    assert action == {"name": "click", "arguments": {"index": ref_of(forms, "bio")}}
+    assert _calls(trajectory) == [{"name": "press", "arguments": {"key": "Enter"}}]
+    assert trajectory.meta["found"] and trajectory.meta["template"] == "press"
+    assert label_call("CLICK", "", "ENTER", [], forms) == make_call("press", key="Enter")
+    assert label_call("CLICK", "", None, [], forms) is None  # a click needs its element
 
 
 def test_canonical_searches_a_field_the_task_names_by_its_row_label():

@@ -130,6 +130,10 @@ def test_press_enter_counts_only_for_a_mind2web_enter(page):
     enter = make_step(page, "full-name", "CLICK", original_op="ENTER")
     assert run(page, enter, calls).status == "pass"
     assert_fails(run(page, make_step(page, "full-name", "CLICK"), calls), "wrong_operation")
+    click = [calls[0], make_call("click", index=ref_of(page, "full-name"))]
+    assert_fails(run(page, enter, click), "wrong_operation")  # a click on the field presses no key
+    escape = [calls[0], make_call("press", key="Escape")]
+    assert_fails(run(page, enter, escape), "wrong_operation")
 
 
 def test_hybrid_target_may_come_from_the_observation(page):

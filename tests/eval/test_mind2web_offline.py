@@ -87,7 +87,11 @@ def test_the_oracle_scores_every_readable_step(task_file, tmp_path):
     assert oracle["step_sr_micro"]["value"] == pytest.approx(6 / 7)  # all but the unreadable
     assert oracle["task_sr"]["value"] == pytest.approx(2 / 3)
     rows = [json.loads(line) for line in (tmp_path / "steps.jsonl").read_text().splitlines()]
-    assert all(r["tool_calls"] >= 1 for r in rows if not r["error"])  # query_only: it queried
+    pressed = [r for r in rows if any(call["function"]["name"] == "press" for message in
+                                      r["messages"] for call in message.get("tool_calls") or [])]
+    assert [(r["tool_calls"], r["gold"], r["predicted"], r["element"]) for r in pressed] == [
+        (0, "CLICK", "CLICK", True)]  # ENTER: Enter pressed where the focus is, Mind2Web's CLICK
+    assert all(r["tool_calls"] >= 1 for r in rows if not r["error"] and r not in pressed)
     assert set(results["runs"]) == {"oracle/query_only"}  # a baseline runs in the first mode
     for name in ("results.json", "report.md", "steps.jsonl", "step_sr_by_website.png",
                  "tokens_by_run.png"):
