@@ -15,8 +15,10 @@ A value is grounded when every word of it appears among the words read, case-ins
 read the ways a value is converted rather than invented: a number equals any number read ("04"
 and "4"), an English number word ("two") or a month's name ("April", "Apr": 4); an hour read
 with "pm" also as its 24-hour number ("9:37 PM": 21); characters set apart one by one ("6 g H
-F") as the word they spell. Short numbers are grounded by any equal number on the screen (an
-element count among them): the check catches values that appear nowhere, not lucky ones.
+F") as the word they spell; a whole number also by a range read around it ("between 0-9",
+"from 10 to 20": guess-number's bisection types 4, a choice the task leaves to the model). Short
+numbers are grounded by any equal number on the screen (an element count among them): the check
+catches values that appear nowhere, not lucky ones.
 
 A passage to select (``select_text``) is quoted, not converted: it is grounded when it appears
 whole in what was read, whitespace aside (``passage_grounded``), as the page must show it.
@@ -35,6 +37,7 @@ _SPACED = re.compile(r"(?<!\S)(?:\w\s+){2,}\w(?!\S)")  # "6 g H F": one word, sp
 _NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
             "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
             "eighteen", "nineteen", "twenty")
+_RANGE = re.compile(r"\b(?:between|from)\s+(-?\d+)\s*(?:-|–|to|and)\s*(-?\d+)")
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
            "september", "october", "november", "december")
 _NUMBER_WORDS = {word: number for number, word in enumerate(_NUMBERS)} | {
@@ -54,7 +57,9 @@ def value_grounded(value: str, read: str) -> bool:
     numbers |= {_NUMBER_WORDS[word] for word in seen if word in _NUMBER_WORDS}
     if "pm" in seen:
         numbers |= {hour + 12 for hour in numbers if 1 <= hour < 12}
-    return all(word in seen or (word.isdigit() and int(word) in numbers) for word in words)
+    ranges = [(int(low), int(high)) for low, high in _RANGE.findall(lowered)]
+    return all(word in seen or (word.isdigit() and (int(word) in numbers or any(
+        low <= int(word) <= high for low, high in ranges))) for word in words)
 
 
 def passage_grounded(passage: str, read: str) -> bool:
