@@ -82,7 +82,7 @@ def gold_op(operation: Operation) -> str:
 def _enter_pressed(action: ToolCall | None, operation: Operation) -> bool:
     """Whether ``action`` presses Enter on a Mind2Web ENTER step."""
     return (action is not None and action.name == "press" and operation.original_op == "ENTER"
-            and action.arguments.get("key") == "Enter")
+            and action.arguments.get("key") == operation.pressed_key)
 
 
 async def _offline(call, page):

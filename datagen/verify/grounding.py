@@ -58,8 +58,11 @@ def value_grounded(value: str, read: str) -> bool:
     if "pm" in seen:
         numbers |= {hour + 12 for hour in numbers if 1 <= hour < 12}
     ranges = [(int(low), int(high)) for low, high in _RANGE.findall(lowered)]
-    return all(word in seen or (word.isdigit() and (int(word) in numbers or any(
-        low <= int(word) <= high for low, high in ranges))) for word in words)
+
+    def read_number(number: int) -> bool:
+        return number in numbers or any(low <= number <= high for low, high in ranges)
+
+    return all(word in seen or (word.isdigit() and read_number(int(word))) for word in words)
 
 
 def passage_grounded(passage: str, read: str) -> bool:
