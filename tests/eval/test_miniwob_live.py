@@ -114,10 +114,12 @@ def test_a_timed_out_episode_keeps_the_steps_it_played_and_the_one_it_was_in(tmp
 
 def test_the_oracle_finishes_the_tasks_it_covers(tmp_path):
     cfg = config(tmp_path, "policy=oracle", "miniwob.tasks=[click-button,login-user,"
-                 "use-autocomplete,social-media,highlight-text,highlight-text-2]")
+                 "use-autocomplete,social-media,highlight-text,highlight-text-2,guess-number]")
     rows = play(cfg)
-    assert [r["success"] for r in rows] == [True] * 6, [(r["task"], r["stop"]) for r in rows]
+    assert [r["success"] for r in rows] == [True] * 7, [(r["task"], r["stop"]) for r in rows]
     assert all(r["steps"] >= 1 and r["tool_calls"] >= 1 for r in rows)
+    guesses = next(r for r in rows if r["task"] == "guess-number")["trajectory"]["history"]
+    assert "[key]  Enter -> ENTER" in guesses  # its ENTER is the label's key press, played live
 
 
 def test_the_planner_finishes_easy_tasks_and_planned_steps_list_their_candidates(tmp_path):
