@@ -141,6 +141,9 @@ SECTIONS = (
     ("eval_browsergym_s48", (
         "BrowserGym MiniWoB benchmark, all five rounds (625 episodes): the same checkpoint at "
         "the engine of eval_browsergym_s47 (its 250 episodes, and rounds 3-5 played after)")),
+    ("eval_browsergym_s50", (
+        "BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): the recipe re-run "
+        "on a CPU without bf16 units (454 + 299 training steps in the recipe's minutes)")),
 )
 STEPS_CURVES = ("browsergym_steps", "browsergym_dagger", "browsergym_dagger2")
 EVAL_RESULTS = (*(name for name, _ in SECTIONS), "agent", "throughput_cache")
