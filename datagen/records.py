@@ -49,6 +49,12 @@ def pressed_key(original_op: str | None, value: str) -> str | None:
     return "Enter" if original_op == "ENTER" else None
 
 
+def names_element(original_op: str | None, value: str) -> bool:
+    """Whether an operation's call names its element: not a key press (it goes where the focus
+    is) nor a passage to select (its text finds it)."""
+    return original_op != "SELECT_TEXT" and pressed_key(original_op, value) is None
+
+
 @dataclass(slots=True)
 class Executed:
     """What a DAgger step actually did where that is not its label: the student's tool call, its

@@ -26,7 +26,7 @@ from datagen.miniwob.dump import act_operation
 from datagen.miniwob.episode import perform, settle_target
 from datagen.miniwob.policies import Act, PolicyError
 from datagen.miniwob.policies.restart import next_label
-from datagen.records import Operation, pressed_key
+from datagen.records import Operation, names_element
 from datagen.teachers.base import target_refs
 from datagen.teachers.oracle import label_call
 from datagen.verify.execution_stage import operation_matches, passage_problem, value_problem
@@ -156,7 +156,7 @@ def labellable(page: DistilledPage, act: Act, target: int | None) -> bool:
     and for a passage to select, which its text finds."""
     if target is None:
         return False
-    if act.original_op == "SELECT_TEXT" or pressed_key(act.original_op, act.value):
+    if not names_element(act.original_op, act.value):
         return target in page.state.by_backend_id()
     return bool(target_refs(page, [target]))
 

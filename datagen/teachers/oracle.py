@@ -42,7 +42,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from datagen.records import Mode, Step, Trajectory, pressed_key
+from datagen.records import Mode, Step, Trajectory, names_element, pressed_key
 from datagen.teachers import rationale
 from datagen.teachers.base import make_trajectory, target_refs
 from datagen.teachers.oracle_queries import TEMPLATES, Cues, cues, first_query, refinements
@@ -282,7 +282,7 @@ def label_call(op: str, value: str, original_op: str | None, refs: list[int],
     """The call of a step's operation on the first of ``refs`` (its elements' refs); None when
     it acts on an element and none has a ref (select_text names none: its passage finds
     itself; a key press none: it goes where the focus is)."""
-    if not refs and original_op != "SELECT_TEXT" and pressed_key(original_op, value) is None:
+    if not refs and names_element(original_op, value):
         return None
     return action_call(op, refs[0] if refs else None, value, original_op, page)
 
