@@ -2,6 +2,8 @@
 
     python scripts/chain.py --config configs/chain/demo.yaml        # `make demo`
     python scripts/chain.py --config configs/chain/demo-tiny.yaml   # `make demo-tiny`
+    python scripts/chain.py --config configs/chain/dagger.yaml \
+        train.max_steps=454 train.max_minutes=null                   # a stage's key=value
 
 A stage is a command and the folder it writes. Its key hashes the command, the content of every
 config file the command names, the keys of the stages it reads, and the source of the packages
@@ -12,6 +14,12 @@ stage killed mid-way resumes on the next run (the stages resume themselves: reco
 skip what they wrote, training continues from its last checkpoint, eval from its journal); a
 stage whose key changed starts over from an empty folder. A failing stage stops the chain with
 its exit status.
+
+``STAGE.key=value`` arguments are appended to that stage's command: its CLI reads them after the
+config's own, so they win, and they are part of the stage's key (the stage and those after it
+run again). For instance the training stages of the DAgger recipe stop after minutes, so a
+slower machine trains a weaker student; ``train.max_steps=454 train.max_minutes=null`` trains
+the same number of steps on any machine.
 """
 
 from __future__ import annotations
@@ -62,6 +70,20 @@ def load_stages(path: Path) -> list[Stage]:
     if not stages:
         raise SystemExit(f"error: {path}: no stages")
     return stages
+
+
+def apply_overrides(stages: list[Stage], overrides: list[str]) -> None:
+    """Append each ``STAGE.key=value`` to that stage's command (see module doc)."""
+    names = [stage.name for stage in stages]
+    for item in overrides:
+        name, dot, setting = item.partition(".")
+        if not dot or "=" not in setting or setting.startswith("="):
+            raise SystemExit(f"error: override {item!r}: write it as STAGE.key=value "
+                             "(e.g. train.max_steps=454)")
+        if name not in names:
+            raise SystemExit(f"error: override {item!r}: no stage {name!r} (stages: "
+                             f"{', '.join(names)})")
+        stages[names.index(name)].command.append(setting)
 
 
 def code_hash(package: str) -> str:
@@ -125,8 +147,11 @@ def run_stage(stage: Stage, key: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--config", required=True, type=Path)
+    parser.add_argument("overrides", nargs="*", metavar="STAGE.key=value",
+                        help="appended to that stage's command (see module doc)")
     args = parser.parse_args(argv)
     stages = load_stages(args.config)
+    apply_overrides(stages, args.overrides)
     keys: dict[str, str] = {}
     started = time.perf_counter()
     for stage in stages:
