@@ -111,11 +111,11 @@ def test_a_killed_browser_leaves_the_server_up_and_the_session_saying_so(policy,
                                                                          fixture_server):
     app = build_app(sessions_config(), ScriptedPolicy(policy.tokenizer))
     with running_server(app) as served, httpx.Client(base_url=served, timeout=60) as http:
+        others = chromium_pids()  # browsers of this test process that the session does not own
         sid = http.post("/v1/sessions", json={"url": f"{fixture_server}/shop.html"}).json()["id"]
-        before = {p.pid for p in psutil.Process().children(recursive=True)
-                  if "chrom" in p.name().lower()}
-        assert before, "no Chromium process found under the test"
-        for pid in before:
+        session_browser = chromium_pids() - others
+        assert session_browser, "no Chromium process found for the session"
+        for pid in session_browser:
             try:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
@@ -180,3 +180,9 @@ def test_a_run_over_its_time_is_stopped_with_504(policy, fixture_server):
             "task": "Enter Ada as the full name.", "url": f"{fixture_server}/forms.html"})
         assert late.status_code == 504 and late.json()["error"]["code"] == "timeout"
         assert httpx.get(f"{url}/health").json()["sessions"] == 0  # its session was closed
+
+
+def chromium_pids() -> set[int]:
+    """Chromium processes under this test process (a shared browser of another test included)."""
+    return {p.pid for p in psutil.Process().children(recursive=True)
+            if "chrom" in p.name().lower()}
