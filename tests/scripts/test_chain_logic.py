@@ -1,6 +1,6 @@
 """The chain driver's bookkeeping with stages that are plain Python one-liners: skip when up to
 date, re-run a changed stage and what depends on it, stop at a failing stage, resume a killed
-one without wiping its output."""
+one without wiping its output, take a stage's key=value from the command line."""
 
 from __future__ import annotations
 
@@ -68,3 +68,25 @@ def test_a_killed_stage_resumes_on_its_output(tmp_path, capsys):
     assert "[chain] second: resuming an unfinished run" in printed
     assert (out / "second" / "made.txt").read_text() == "bb"  # kept, then continued
     assert "[chain] first: up to date, skipped" in printed
+
+
+def test_a_stage_override_reruns_that_stage_and_what_reads_it(tmp_path, capsys):
+    """``STAGE.key=value`` is appended to that stage's command, so it changes that stage's key
+    and the keys downstream; an unknown stage or an argument without a key and value is an
+    error naming it, before any stage runs."""
+    out, config = tmp_path / "out", tmp_path / "chain.yaml"
+    chain.main(["--config", str(write(config, out))])
+    capsys.readouterr()
+    chain.main(["--config", str(config), "first.seeds=2", "first.limit=null"])
+    printed = capsys.readouterr().out
+    assert "[chain] first: inputs changed, starting over" in printed
+    assert "[chain] second: inputs changed, starting over" in printed  # it reads first
+    assert "[chain] third: up to date, skipped" in printed
+    manifest = json.loads((out / "first" / "chain_stage.json").read_text())
+    assert manifest["command"].endswith("seeds=2 limit=null")
+    for bad, message in (("frist.seeds=2", "no stage 'frist'"),
+                         ("first=2", "write it as STAGE.key=value"),
+                         ("first.seeds", "write it as STAGE.key=value")):
+        with pytest.raises(SystemExit, match=message):
+            chain.main(["--config", str(config), bad])
+    assert "[chain]" not in capsys.readouterr().out
