@@ -26,8 +26,12 @@ report: setup
 serve: setup
 	$(PY) -m pipeline serve --config configs/serve/default.yaml $(SERVE_ARGS)
 
+# The suite in TEST_WORKERS processes (pytest-xdist; one per core, at most 4), a test file to a
+# process so module fixtures load once; TEST_WORKERS=0 runs it in this process.
+TEST_WORKERS ?= auto
+
 test: setup setup-browsergym
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --maxprocesses=4 --dist loadfile
 
 test-fast: setup
 	$(PY) -m pytest -q -m "not browser and not slow"

@@ -40,7 +40,7 @@ if ! "$VENV/bin/python" -c "import torch" 2>/dev/null; then
   log "installing $TORCH_SPEC"
   "$PIP" install --quiet "$TORCH_SPEC"
 fi
-if ! "$VENV/bin/python" -c "import pipeline, pytest, hypothesis" 2>/dev/null \
+if ! "$VENV/bin/python" -c "import pipeline, pytest, hypothesis, xdist" 2>/dev/null \
    || [ pyproject.toml -nt "$VENV/.pagescout-installed" ]; then
   log "installing pagescout with test extras"
   "$PIP" install --quiet -e ".[test]"
