@@ -23,11 +23,13 @@ engine took it (a caller that gave up waiting) is skipped; once taken, its answe
 end (at most its limit). An error in a forward fails the requests in the batch (each caller
 gets the exception) and the engine goes on with the next ones.
 
-At interpreter exit every live engine is closed (``close``: its thread finishes the answers it
-is decoding and ends). An episode that timed out leaves its answer decoding; a daemon thread
-still inside a forward when Python finalizes is stopped as it takes the GIL back, by unwinding
-through torch's C++ frames, and the process aborted with "terminate called without an active
-exception" after eval had written its results.
+At interpreter exit every live engine is closed (``close``: its thread ends after the forward
+it is in, and the answers nobody can read any more fail with ``EngineClosed``). An episode that
+timed out leaves its answer decoding; a daemon thread still inside a forward when Python
+finalizes is stopped as it takes the GIL back, by unwinding through torch's C++ frames, and the
+process aborted with "terminate called without an active exception" after eval had written its
+results. Decoding such answers to their end first made every such exit wait for them (up to
+their limit of tokens).
 """
 
 from __future__ import annotations
@@ -46,6 +48,10 @@ from pipeline.model.prefix_cache import PrefixCache
 
 IDLE_S = 5.0
 Request = tuple[list[int], int, Chooser | None, Future]  # ids, limit, chooser, the answer
+
+
+class EngineClosed(RuntimeError):
+    """The engine was closed (at interpreter exit) before this answer was decoded."""
 
 
 class Engine:
@@ -76,8 +82,9 @@ class Engine:
         return future
 
     def close(self, timeout: float | None = None) -> None:
-        """End the thread once the answers it holds are decoded (a later ``submit`` starts a
-        new one)."""
+        """End the thread after the forward it is in: the answers it is decoding and the
+        requests still waiting fail with ``EngineClosed`` (a later ``submit`` starts a new
+        thread)."""
         with self._wake:
             self._closing = True
             self._wake.notify_all()
@@ -94,6 +101,9 @@ class Engine:
             batch = self._batch()
             members: dict[int, tuple[Row, Future]] = {}  # id(row) -> (row, its caller)
             while True:
+                if self._closing:
+                    self._abandon(members)
+                    return
                 taken = self._take(len(members))
                 if taken is None:
                     return
@@ -110,6 +120,17 @@ class Engine:
                             future.set_exception(exc)
                     batch = self._batch()
                     members = {}
+
+    def _abandon(self, members: dict[int, tuple[Row, Future]]) -> None:
+        """Fail the answers being decoded and the waiting requests, and let the thread go."""
+        with self._wake:
+            waiting, self._queue, self._thread = self._queue, [], None
+        closed = EngineClosed("the engine was closed before this answer was decoded")
+        for _, future in members.values():
+            future.set_exception(closed)
+        for *_, future in waiting:
+            if future.set_running_or_notify_cancel():  # False: its caller cancelled it
+                future.set_exception(closed)
 
     def _batch(self) -> DecodeBatch:
         return DecodeBatch(self.model, self.stops, self.lookup, self.stats, self.prefill_batch)
