@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from datagen.miniwob.heldout import HELDOUT_TASKS
-from eval.compare import compare
+from eval.compare import compare, mcnemar_p
 from eval.config import load_eval_config
 from pipeline.config import load_config
 from pipeline.errors import FormatError
@@ -94,6 +94,37 @@ def test_compare_prints_only_differences_beyond_the_intervals(tmp_path):
     assert compare(str(a), str(c)).startswith("0 differences")
     with pytest.raises(FormatError, match="not a results.json"):
         compare(str(a), str(_bad(tmp_path)))
+
+
+def _played(folder: Path, outcomes: list[tuple[str, str, bool]], torn: bool = False) -> Path:
+    """A results.json and an episodes.jsonl of (task, group, solved) episodes, seed 0 each."""
+    folder.mkdir()
+    lines = [json.dumps({"key": f"checkpoint/query_only|{task}|0", "run": "checkpoint/query_only",
+                         "task": task, "seed": 0, "group": group, "success": solved})
+             for task, group, solved in outcomes]
+    text = "\n".join(lines) + "\n" + ('{"key": "checkpoint/query_only|cut' if torn else "")
+    (folder / "episodes.jsonl").write_text(text)
+    return _results(folder / "results.json", 0.5, len(outcomes))
+
+
+def test_compare_pairs_the_episodes_both_played_with_mcnemars_exact_test(tmp_path):
+    # a repeated key (a pair BrowserGym plays twice) pairs in the order played; B's extra
+    # episode and A's torn last line pair with nothing
+    a = _played(tmp_path / "a", [("t1", "trained", True), ("t2", "trained", False),
+                                 ("t2", "trained", False), ("t3", "unseen", False),
+                                 ("t4", "unseen", True)], torn=True)
+    b = _played(tmp_path / "b", [("t1", "trained", True), ("t2", "trained", True),
+                                 ("t2", "trained", True), ("t3", "unseen", True),
+                                 ("t4", "unseen", True), ("t5", "unseen", True)])
+    lines = compare(str(a), str(b)).splitlines()
+    assert "checkpoint/query_only: paired on the 5 episodes both played" in lines
+    assert ("  [all] n=5: A 2, B 5 solved; both 2, A only 0, B only 3, neither 0; "
+            "McNemar p=0.25") in lines
+    assert "  [trained] n=3: A 1, B 3 solved; both 1, A only 0, B only 2, neither 0; " \
+           "McNemar p=0.5" in lines
+    assert mcnemar_p(0, 6) == 2 / 64 and mcnemar_p(6, 0) == 2 / 64
+    assert mcnemar_p(3, 3) == mcnemar_p(0, 0) == 1.0
+    assert mcnemar_p(4, 9) == 2 * (1 + 13 + 78 + 286 + 715) / 2 ** 13  # P(k <= 4 of 13), twice
 
 
 def _bad(tmp_path: Path) -> Path:
