@@ -353,8 +353,10 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
     other clauses' naming words are searched too at a lower weight (the next clause's at half,
     the rest at a quarter, never above an ordinary keyword: a quoted name elsewhere weighs as
     much as a word here) and the role the operation needs is a preference (``prefer_role``), not
-    a filter. Clauses that only say what to work
-    out ("Solve the math problem") take no step of their own while another clause can. What
+    a filter. Before any action, a later clause that only sends the form ("press Submit") is
+    not searched: its button outranked the first clause's element where that shares no word
+    with the task (a shape to drag, a card to pick). Clauses that only say what to work out ("Solve the
+    math problem") or select "nothing" take no step of their own while another clause can. What
     the page shows as done (a filled field, a ticked box, the open tab) ranks lower
     (``prefer_pending``) unless the task undoes things ("uncheck", "clear")."""
     clauses = task_clauses(task)
@@ -383,9 +385,11 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
     for index, (clause, other_plan) in enumerate(zip(clauses, parts, strict=False)):
         if index == at:
             continue
-        share = _CONTEXT_WEIGHT if index == at + 1 else _FAR_CONTEXT_WEIGHT
         if index == len(clauses) - 1:
             last_op = other_plan.op
+        if index > at and not history and _sends(other_plan):  # nothing done yet: not sent
+            continue
+        share = _CONTEXT_WEIGHT if index == at + 1 else _FAR_CONTEXT_WEIGHT
         other = other_plan.arguments
         for goal in _STEPPED_GOALS if index < at else ():  # not reached yet: still to reach
             if goal in other:
@@ -497,12 +501,20 @@ def _served_clause(line: str, keys: list[_ClauseKey], free: list[int]) -> int | 
     return next((index for index in fits if index in free), fits[0] if fits else None)
 
 
+def _sends(plan: InstructionQuery) -> bool:
+    """A clause that only sends the form ("press Submit", "click search")."""
+    named = set(plan.arguments.get("keyword_weights", {}))
+    return plan.op == "CLICK" and bool(named) and named <= set(_FINISHING_WORDS)
+
+
 def _actions_of(clause: str) -> int:
-    """How many actions a clause likely takes: two for "both" ("into both text fields"), a few
-    for "all"/"every"/"each" and for a date picked from a calendar (open it, page to the month,
-    pick the day), as many as it takes for "all" with a qualifier ("on all posts by @vel"),
-    else one."""
+    """How many actions a clause likely takes: none for "nothing" ("Select nothing"), two for
+    "both" ("into both text fields"), a few for "all"/"every"/"each" and for a date picked from
+    a calendar (open it, page to the month, pick the day), as many as it takes for "all" with a
+    qualifier ("on all posts by @vel"), else one."""
     said = set(words(clause))
+    if "nothing" in said:
+        return 0
     if _qualifier(clause):
         return _QUALIFIED_EVERY_ACTIONS
     if said & _EVERY_WORDS or (month_terms(clause) and _operation(words(clause)) != "TYPE"):

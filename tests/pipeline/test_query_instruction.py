@@ -79,13 +79,32 @@ def test_a_step_of_a_longer_task_prefers_the_role_and_searches_the_other_clauses
     assert "role" not in plan.arguments and plan.arguments["prefer_role"] == "textbox"
     weights = plan.arguments["keyword_weights"]
     assert weights["remember"] == 1.0  # the next clause's quoted name: 3 x 1/2, capped at 1
-    assert weights["submit"] == 0.75  # a later clause's, at a quarter
+    assert "submit" not in weights  # nothing done yet: the form is not sent first
     assert weights["note"] == 0.25  # an earlier clause's word
+    typed = query_for_step(task, ["[textbox]  -> TYPE: 4217"]).arguments["keyword_weights"]
+    assert typed["submit"] == 1.0  # once a step is done: the next clause's quoted name
     page = distill(page_from_html(
         '<body><p>Lorem ipsum dolor</p><input type="text" id="answer">'
         '<button id="subbtn">Submit</button></body>'))
     tags = [page.refs[ref].tag for ref in query_elements(page, **plan.arguments).refs[:2]]
     assert sorted(tags) == ["button", "input"]  # the filter would have hidden the button
+
+
+def test_before_any_action_the_send_button_of_a_later_clause_is_not_searched():
+    from pipeline.query.instruction import query_for_step
+
+    page = distill(page_from_html(
+        '<body><svg width="100" height="100"><rect id="shape" x="10" y="10" width="30" '
+        'height="30" fill="blue"/></svg><button id="subbtn">Submit</button></body>'))
+    plan = query_for_step("Drag the item left then press Submit.", [])
+    assert "submit" not in plan.arguments["keyword_weights"]
+    first = query_elements(page, **plan.arguments).refs[0]
+    assert page.refs[first].tag != "button"  # the shape to drag, not the form's button
+    dragged = query_for_step("Drag the item left then press Submit.", ["[rect]   -> DRAG: by -30,0"])
+    assert page.refs[query_elements(page, **dragged.arguments).refs[0]].tag == "button"
+    # a clause that takes no action ("Select nothing") leaves sending as the first step
+    nothing = query_for_step("Select nothing and click Submit.", [])
+    assert nothing.arguments["keyword_weights"]["submit"] == 1.0
 
 
 def test_a_date_is_searched_as_the_day_a_calendar_shows():
