@@ -92,8 +92,9 @@ def paired(folder_a: Path, folder_b: Path, shared: list[str]) -> list[str]:
         counts: dict[str, Counter[tuple[bool, bool]]] = defaultdict(Counter)
         for episode in common:
             group, solved_a = a[run][episode]
-            counts["all"][(solved_a, b[run][episode][1])] += 1
-            counts[group][(solved_a, b[run][episode][1])] += 1
+            pair = (solved_a, b[run][episode][1])
+            counts["all"][pair] += 1
+            counts[group][pair] += 1
         for group in ["all", *sorted(set(counts) - {"all"})]:
             c = counts[group]
             n, only_a, only_b = sum(c.values()), c[(True, False)], c[(False, True)]

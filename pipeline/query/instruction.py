@@ -355,10 +355,10 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
     much as a word here) and the role the operation needs is a preference (``prefer_role``), not
     a filter. Before any action, a later clause that only sends the form ("press Submit") is
     not searched: its button outranked the first clause's element where that shares no word
-    with the task (a shape to drag, a card to pick). Clauses that only say what to work out ("Solve the
-    math problem") or select "nothing" take no step of their own while another clause can. What
-    the page shows as done (a filled field, a ticked box, the open tab) ranks lower
-    (``prefer_pending``) unless the task undoes things ("uncheck", "clear")."""
+    with the task (a shape to drag, a card to pick). Clauses that only say what to work out
+    ("Solve the math problem") or select "nothing" take no step of their own while another
+    clause can. What the page shows as done (a filled field, a ticked box, the open tab) ranks
+    lower (``prefer_pending``) unless the task undoes things ("uncheck", "clear")."""
     clauses = task_clauses(task)
     steps = [i for i, clause in enumerate(clauses) if not _exploratory(clause)
              for _ in range(_actions_of(clause))] or [0]
