@@ -145,9 +145,10 @@ SECTIONS = (
         "BrowserGym MiniWoB benchmark, rounds 1-2 (the first 250 episodes): the recipe re-run "
         "on a CPU without bf16 units (454 + 299 training steps in the recipe's minutes)")),
     ("eval_browsergym_s51", (
-        "BrowserGym MiniWoB benchmark, round 1 (the first 125 episodes): the recipe re-run "
-        "with Mind2Web's ENTER trained as a key press and guesses within the task's range "
-        "grounded (the same 454 + 299 steps, as overrides)")),
+        "BrowserGym MiniWoB benchmark, all five rounds (625 episodes; round 1 played one "
+        "session, rounds 2-5 the next, engine of e95ec34): the recipe re-run with Mind2Web's "
+        "ENTER trained as a key press and guesses within the task's range grounded (the same "
+        "454 + 299 steps, as overrides)")),
 )
 STEPS_CURVES = ("browsergym_steps", "browsergym_dagger", "browsergym_dagger2")
 EVAL_RESULTS = (*(name for name, _ in SECTIONS), "agent", "throughput_cache")
