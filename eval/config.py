@@ -48,6 +48,9 @@ class GenerationConfig:
     # a typed text or selected option that copies nothing of the conversation is decoded again
     # as the model's most likely copy (pipeline.agent.copied_values); false: the greedy value
     copy_values: bool = True
+    # a typed text another text field of the form already holds is decoded again as a copy
+    # without it (pipeline.agent.repeated_values); false: as generated
+    distinct_values: bool = True
 
 
 @dataclass(slots=True)

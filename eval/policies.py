@@ -58,7 +58,8 @@ class PolicyFactory:
         settings = GenerationSettings(g.max_length, g.max_new_tokens, g.batch_size,
                                       bf16=g.bf16, threads=g.threads,
                                       prefix_cache=g.prefix_cache, lookup_tokens=g.lookup_tokens,
-                                      alternatives=g.alternatives, copy_values=g.copy_values)
+                                      alternatives=g.alternatives, copy_values=g.copy_values,
+                                      distinct_values=g.distinct_values)
         if name == "checkpoint":
             from pipeline.model.trained import trained_folder
 

@@ -13,7 +13,9 @@ repeats a call the step already refused is replaced by the most likely one that 
 (``pipeline.agent.alternatives``); with ``settings.copy_values`` (the default) a typed text or a
 selected option that copies nothing of the conversation is decoded again as the most likely copy
 and its letter case set as the task asks or as the conversation writes it
-(``pipeline.agent.copied_values``).
+(``pipeline.agent.copied_values``); with ``settings.distinct_values`` (the default) a typed text
+that another field of the form already holds is decoded again as another copy
+(``pipeline.agent.repeated_values``).
 ``next_turn`` calls made at the same time (episodes or offline steps run concurrently) are
 decoded together by the policy's ``Engine``
 (``pipeline.model.engine``: continuous batching in its own thread, so browsers keep running
@@ -50,6 +52,7 @@ from pipeline.agent.copied_values import (
 )
 from pipeline.agent.policy import Situation, Turn, calls_before, turn_from_text
 from pipeline.agent.prompts import is_agent_prompt, mode_of, untuned_system_prompt
+from pipeline.agent.repeated_values import repeated_value, without_value
 from pipeline.model.copy_span import CopySpan, is_span
 from pipeline.model.engine import Engine
 from pipeline.model.generate import (
@@ -96,6 +99,9 @@ class GenerationSettings:
     # a ``type`` text or ``select`` option that is no whole-word span of the conversation is
     # decoded again as the most likely copy (``pipeline.agent.copied_values``)
     copy_values: bool = True
+    # a ``type`` text that another text field of the form already holds (not one confirming the
+    # other) is decoded again as a copy without that value (``pipeline.agent.repeated_values``)
+    distinct_values: bool = True
 
 
 class ModelPolicy:
@@ -118,7 +124,8 @@ class ModelPolicy:
     async def next_turn(self, situation: Situation) -> Turn:
         """The greedy answer; when it repeats a call the step already refused, the first of
         ``settings.alternatives`` answers forked where the model was least sure that writes
-        another valid call (``pipeline.agent.alternatives``; ``meta["fork"]``: which one)."""
+        another valid call (``pipeline.agent.alternatives``; ``meta["fork"]``: which one); then
+        its value repaired as a copy (``_copied``, ``_distinct``) and cased (``cased``)."""
         started = time.perf_counter()
         messages = self.prompt_messages(situation.messages)
         generation = await self.generate(messages)
@@ -145,27 +152,67 @@ class ModelPolicy:
                     turn, text = candidate, forked_text
                     turn.meta["fork"] = number
                     break
-        if self.settings.copy_values:
+        if self.settings.copy_values or self.settings.distinct_values:
             source = copy_source(messages)
-            copied = await self._copied(turn, text, source, messages, position, ids)
-            if copied is not None:
-                prompt_tokens += copied.prompt_tokens
-                completion_tokens += copied.completion_tokens
-                copied.meta.update(turn.meta)
-                turn = copied
-            turn = cased(turn, source, asked_case(situation.task), position)
+            for repair in (self._copied, self._distinct):
+                repaired = await repair(turn, text, source, messages, position, ids, situation)
+                if repaired is not None:
+                    prompt_tokens += repaired.prompt_tokens
+                    completion_tokens += repaired.completion_tokens
+                    repaired.meta = {**turn.meta, **repaired.meta}
+                    turn = repaired
+            if self.settings.copy_values:
+                turn = cased(turn, source, asked_case(situation.task), position)
         turn.prompt_tokens, turn.completion_tokens = prompt_tokens, completion_tokens
         turn.seconds = time.perf_counter() - started
         return turn
 
     async def _copied(self, turn: Turn, text: str, source: str, messages: list[dict[str, Any]],
-                      position: int, ids: list[int]) -> Turn | None:
+                      position: int, ids: list[int], situation: Situation) -> Turn | None:
         """The turn (read from answer ``text`` to ``messages``, whose rendered ``ids`` a fork
         already made, else []) with its value that copies nothing of the messages' ``source``
         decoded again as a copy (``meta["copied"]``: the value it replaces); None when its
-        values are copies or numbers, or no copy close to the value comes out."""
-        uncopied = uncopied_value(turn, source)
-        prefix = None if uncopied is None else value_prefix(text, uncopied[0], uncopied[1])
+        values are copies or numbers, or no copy close to the value comes out, or
+        ``settings.copy_values`` is off."""
+        uncopied = uncopied_value(turn, source) if self.settings.copy_values else None
+        if uncopied is None:
+            return None
+        copied = await self._decoded_as_copy(text, uncopied[0], uncopied[1], source, messages,
+                                             position, ids)
+        value = _value_of(copied, uncopied[0], uncopied[1])
+        if value is None or not is_span(value, source) or not close_copy(uncopied[2], value):
+            return None
+        copied.meta["copied"] = uncopied[2]
+        return copied
+
+    async def _distinct(self, turn: Turn, text: str, source: str,
+                        messages: list[dict[str, Any]], position: int, ids: list[int],
+                        situation: Situation) -> Turn | None:
+        """The turn with a typed value another field of the form already holds
+        (``repeated_value``) decoded again as a copy of ``source`` without that value
+        (``meta["repeated"]``: the value it replaces); None when no value repeats, the copy
+        comes out empty or repeats a held value itself, or ``settings.distinct_values`` is off."""
+        repeated = repeated_value(turn, situation.page, situation.task) \
+            if self.settings.distinct_values else None
+        if repeated is None:
+            return None
+        rest = without_value(source, repeated[0])
+        distinct = await self._decoded_as_copy(text, "type", "text", rest, messages, position,
+                                               ids)
+        value = _value_of(distinct, "type", "text")
+        if value is None or not value.strip() or not is_span(value, rest) \
+                or repeated_value(distinct, situation.page, situation.task) is not None:
+            return None
+        distinct.meta["repeated"] = repeated[0]
+        return distinct
+
+    async def _decoded_as_copy(self, text: str, action: str, argument: str, source: str,
+                               messages: list[dict[str, Any]], position: int,
+                               ids: list[int]) -> Turn | None:
+        """The answer ``text`` decoded again from the opening quote of ``action``'s
+        ``argument``, each id keeping the value a copy of ``source`` (``CopySpan``), with its
+        tokens; None when the answer wrote the value in no form a prefix can be cut from."""
+        prefix = value_prefix(text, action, argument)
         if prefix is None:
             return None
         ids = (ids or self.prompt_ids(messages)) + self.tokenizer.encode(
@@ -174,16 +221,10 @@ class ModelPolicy:
             ids, self.settings.max_new_tokens, CopySpan(self.tokenizer, source)))
         generation = generation_of(answer, len(ids), self.tokenizer)
         self._count(generation)
-        copied = turn_from_text(prefix + generation.text, position)
-        value = copied.call.arguments.get(uncopied[1]) if isinstance(copied.call, ToolCall) \
-            and copied.call.name == uncopied[0] else None
-        if not isinstance(value, str) or not is_span(value, source) \
-                or not close_copy(uncopied[2], value):
-            return None
-        copied.prompt_tokens, copied.completion_tokens = \
+        decoded = turn_from_text(prefix + generation.text, position)
+        decoded.prompt_tokens, decoded.completion_tokens = \
             generation.prompt_tokens, generation.completion_tokens
-        copied.meta["copied"] = uncopied[2]
-        return copied
+        return decoded
 
     def prompt_messages(self, messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         """The conversation as this model reads it (the untuned one gets the long system prompt
@@ -258,6 +299,14 @@ class ModelPolicy:
         generation = generation_of(answer, len(ids), self.tokenizer)
         self._count(generation)
         return generation
+
+
+def _value_of(turn: Turn | None, action: str, argument: str) -> str | None:
+    """The ``argument`` of the turn's call when it is an ``action`` call; None otherwise."""
+    if turn is None or not isinstance(turn.call, ToolCall) or turn.call.name != action:
+        return None
+    value = turn.call.arguments.get(argument)
+    return value if isinstance(value, str) else None
 
 
 def _rate(count: float, seconds: float) -> float:

@@ -156,3 +156,36 @@ def test_the_policy_replaces_a_garbled_copy_and_keeps_a_true_one(base_policy):
     assert garbled.completion_tokens > 0
     true = turn("Terry")
     assert "copied" not in true.meta and true.call.arguments["text"] == "Terry"
+
+
+@pytest.mark.slow
+def test_the_policy_decodes_a_value_another_field_holds_again_without_it(base_policy):
+    from dataclasses import replace
+
+    from pipeline.distill import distill
+    from pipeline.html.source import page_from_html
+
+    task = "Search for thriller movies directed by Terry from year 1987."
+    page = distill(page_from_html(
+        f'<div id="query">{task}</div><label for="g">Genre</label>'
+        '<input id="g" type="text" value="thriller"><label for="d">Director</label>'
+        '<input id="d" type="text"><button>Search</button>'))
+    messages = [{"role": "system", "content": "You are a web agent."},
+                {"role": "user", "content": f"Task: {task}"},
+                {"role": "assistant", "content": '{"name": "type", "arguments": '
+                                                 '{"index": 2, "text": "thriller"}}'},
+                {"role": "user", "content": "Reply with exactly that JSON again and nothing "
+                                            "else."}]
+    situation = Situation(task, [], "query_only", messages, page)
+    turn = asyncio.run(base_policy.next_turn(situation))
+    assert turn.meta["repeated"] == "thriller" and turn.completion_tokens > 0
+    value = turn.call.arguments["text"]
+    assert turn.call.arguments["index"] == 2 and value.strip()
+    assert "thriller" not in value.lower() and is_span(value, copy_source(messages))
+    settings = base_policy.settings
+    base_policy.settings = replace(settings, distinct_values=False)
+    try:
+        kept = asyncio.run(base_policy.next_turn(situation))
+    finally:
+        base_policy.settings = settings
+    assert "repeated" not in kept.meta and kept.call.arguments["text"] == "thriller"
