@@ -99,6 +99,7 @@ class StepOutcome:
                 "queries": self.queries, "rejected": self.rejected,
                 "forked": sum(1 for t in self.turns if t.meta.get("fork")),
                 "copied": sum(1 for t in self.turns if "copied" in t.meta),
+                "repeated": sum(1 for t in self.turns if "repeated" in t.meta),
                 "prompt_tokens": self.prompt_tokens,
                 "completion_tokens": self.completion_tokens, "seconds": round(self.seconds, 4)}
 
