@@ -52,7 +52,7 @@ from pipeline.agent.copied_values import (
 )
 from pipeline.agent.policy import Situation, Turn, calls_before, turn_from_text
 from pipeline.agent.prompts import is_agent_prompt, mode_of, untuned_system_prompt
-from pipeline.agent.repeated_values import repeated_value, without_value
+from pipeline.agent.repeated_values import repeated_value, values_source, without_value
 from pipeline.model.copy_span import CopySpan, is_span
 from pipeline.model.engine import Engine
 from pipeline.model.generate import (
@@ -189,14 +189,15 @@ class ModelPolicy:
                         messages: list[dict[str, Any]], position: int, ids: list[int],
                         situation: Situation) -> Turn | None:
         """The turn with a typed value another field of the form already holds
-        (``repeated_value``) decoded again as a copy of ``source`` without that value
-        (``meta["repeated"]``: the value it replaces); None when no value repeats, the copy
-        comes out empty or repeats a held value itself, or ``settings.distinct_values`` is off."""
+        (``repeated_value``) decoded again as a copy of the task and the tools' results without
+        that value (``values_source``; ``meta["repeated"]``: the value it replaces); None when
+        no value repeats, the copy comes out empty or repeats a held value itself, or
+        ``settings.distinct_values`` is off."""
         repeated = repeated_value(turn, situation.page, situation.task) \
             if self.settings.distinct_values else None
         if repeated is None:
             return None
-        rest = without_value(source, repeated[0])
+        rest = without_value(values_source(situation.task, messages), repeated[0])
         distinct = await self._decoded_as_copy(text, "type", "text", rest, messages, position,
                                                ids)
         value = _value_of(distinct, "type", "text")

@@ -1,7 +1,7 @@
 """A typed value that another text field of the form already holds, decoded again as another copy.
 
     repeated = repeated_value(turn, page, task)   # ("thriller", "Genre") or None
-    source = without_value(copy_source(messages), "thriller")   # the copies left to choose from
+    source = without_value(values_source(task, messages), "thriller")   # the copies left
 
 A form takes each value of its task once. The 135M student, filling "Search for thriller movies
 directed by Terry from year 1987." field by field, typed "thriller" into Genre and then into
@@ -13,14 +13,17 @@ value is hidden and never compared), the task does not name the value twice, and
 name holds all the words of the other's -- a field that confirms another is named after it
 ("Password", "Verify password"), and a value typed into both is what the form asks for.
 ``ModelPolicy.next_turn`` (with ``GenerationSettings.distinct_values``) then decodes the value
-again from its opening quote as a copy (``pipeline.model.copy_span.CopySpan``) of the
-conversation with the repeated value's occurrences taken out (``without_value``): the model's
-most likely other copy, "Terry".
+again from its opening quote as a copy (``pipeline.model.copy_span.CopySpan``) of the task and
+the tools' results (``values_source``; the whole conversation offered the step's own scaffolding,
+and the model wrote "actions" of "Previous actions" for "action") with the repeated value's
+occurrences taken out (``without_value``): the model's most likely other copy.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from pipeline.agent.policy import Turn
 from pipeline.distill.attributes import REDACTED
@@ -53,6 +56,14 @@ def repeated_value(turn: Turn, page: DistilledPage | None, task: str) -> tuple[s
         if held.strip().lower() == value.strip().lower() and not _confirms(field, other):
             return value, other.shown_name
     return None
+
+
+def values_source(task: str, messages: Sequence[Mapping[str, Any]]) -> str:
+    """What a form's values are copied from: the task and what the tools answered -- not the
+    step's page listing and tool list, whose own words (the "actions" of "Previous actions")
+    the model took for the next most likely value once its own was taken out."""
+    return "\n".join([task, *(str(m.get("content") or "") for m in messages
+                               if m.get("role") == "tool")])
 
 
 def without_value(source: str, value: str) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.agent.policy import turn_from_text
-from pipeline.agent.repeated_values import repeated_value, without_value
+from pipeline.agent.repeated_values import repeated_value, values_source, without_value
 from pipeline.distill import distill
 from pipeline.html.source import page_from_html
 from pipeline.query.index import index_for
@@ -58,3 +58,12 @@ def test_the_source_without_the_value_keeps_every_other_copy():
     rest = without_value(source, "thriller")
     assert "thriller" not in rest.lower() and "Terry" in rest and "movies directed" in rest
     assert without_value("athriller thrillers", "thriller") == "athriller thrillers"  # words only
+
+
+def test_values_are_copied_from_the_task_and_the_tools_answers_only():
+    messages = [{"role": "system", "content": "You are a web agent."},
+                {"role": "user", "content": f"Task: {TASK}\nPrevious actions:\n- none"},
+                {"role": "assistant", "content": "<bu_query>{}<bu_end>"},
+                {"role": "tool", "content": "[4] Beck"}]
+    source = values_source(TASK, messages)
+    assert source == f"{TASK}\n[4] Beck" and "actions" not in source
