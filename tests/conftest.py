@@ -2,8 +2,7 @@
 
 Browser tests are marked ``@pytest.mark.browser`` and use ``capture_session`` (one Chromium for the
 whole run) or ``capture_fixture("shop.html")``. Without a Chromium they are skipped with the reason,
-except under CI (``CI`` set), where a missing browser is a failure. The files with a ``slow`` test
-run first, then those with a ``browser`` one (``pytest_collection_modifyitems``).
+except under CI (``CI`` set), where a missing browser is a failure.
 """
 
 from __future__ import annotations
@@ -22,22 +21,6 @@ from pipeline.live.static_server import serve_directory
 from pipeline.page_state import PageState
 
 FIXTURE_DIR = Path(pipeline.__file__).parent / "fixtures"
-HEAVY_MARKS = ("slow", "browser")  # the files holding such tests start first, in this order
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The files that hold a ``slow`` test first, then those that hold a ``browser`` one, then
-    the rest, each file's tests in their order: under pytest-xdist (``--dist loadfile``, a file
-    to a process) the long files start while every process is busy and the quick ones fill
-    in at the end, where a long file collected last would keep one process running alone."""
-    rank: dict[str, int] = {}
-    for item in items:
-        file = item.nodeid.split("::", 1)[0]
-        marks = {mark.name for mark in item.iter_markers()}
-        heavy = next((at for at, name in enumerate(HEAVY_MARKS) if name in marks),
-                     len(HEAVY_MARKS))
-        rank[file] = min(rank.get(file, heavy), heavy)
-    items.sort(key=lambda item: rank[item.nodeid.split("::", 1)[0]])
 
 
 def require_chromium() -> str:
