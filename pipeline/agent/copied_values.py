@@ -43,10 +43,11 @@ _CASE = re.compile(r"\b(lower|upper)[\s-]?case\b|\b(capital|small)\s+letters\b",
 _CASES = {"lower": "lower", "upper": "upper", "capital": "upper", "small": "lower"}
 
 
-def copy_source(messages: Sequence[Mapping[str, Any]]) -> str:
-    """The text a value may be copied from: every user and tool message of the conversation."""
-    return "\n".join(str(m.get("content") or "") for m in messages
-                     if m.get("role") in ("user", "tool"))
+def copy_source(messages: Sequence[Mapping[str, Any]],
+                roles: tuple[str, ...] = ("user", "tool")) -> str:
+    """The text a value may be copied from: every message of the conversation in ``roles``
+    (the user and tool messages)."""
+    return "\n".join(str(m.get("content") or "") for m in messages if m.get("role") in roles)
 
 
 def uncopied_value(turn: Turn, source: str) -> tuple[str, str, str] | None:

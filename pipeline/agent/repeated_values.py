@@ -25,6 +25,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pipeline.agent.copied_values import copy_source
 from pipeline.agent.policy import Turn
 from pipeline.distill.attributes import REDACTED
 from pipeline.distill.model import DistilledPage
@@ -42,7 +43,7 @@ def repeated_value(turn: Turn, page: DistilledPage | None, task: str) -> tuple[s
     if page is None or not isinstance(call, ToolCall) or call.name != "type":
         return None
     value, target = call.arguments.get("text"), call.arguments.get("index")
-    if not isinstance(value, str) or not value.strip() or len(_occurrences(value, task)) > 1:
+    if not isinstance(value, str) or not value.strip() or len(_whole_word(value).findall(task)) > 1:
         return None
     index = index_for(page)
     field = index.entries.get(target) if isinstance(target, int) else None
@@ -62,26 +63,18 @@ def values_source(task: str, messages: Sequence[Mapping[str, Any]]) -> str:
     """What a form's values are copied from: the task and what the tools answered -- not the
     step's page listing and tool list, whose own words (the "actions" of "Previous actions")
     the model took for the next most likely value once its own was taken out."""
-    return "\n".join([task, *(str(m.get("content") or "") for m in messages
-                               if m.get("role") == "tool")])
+    return "\n".join([task, copy_source(messages, roles=("tool",))])
 
 
 def without_value(source: str, value: str) -> str:
     """``source`` with every whole-word occurrence of ``value`` (case aside) replaced by a line
     break: a copy of it can then neither be the value nor run through it."""
-    found = _occurrences(value, source)
-    for start, end in reversed(found):
-        source = source[:start] + "\n" + source[end:]
-    return source
+    return _whole_word(value).sub("\n", source)
 
 
-def _occurrences(value: str, text: str) -> list[tuple[int, int]]:
-    """Where ``value`` (stripped, case aside) occurs in ``text`` between word bounds."""
-    needle = value.strip()
-    if not needle:
-        return []
-    pattern = re.compile(rf"(?<!\w){re.escape(needle)}(?!\w)", re.IGNORECASE)
-    return [match.span() for match in pattern.finditer(text)]
+def _whole_word(value: str) -> re.Pattern[str]:
+    """``value`` (stripped, case aside) between word bounds."""
+    return re.compile(rf"(?<!\w){re.escape(value.strip())}(?!\w)", re.IGNORECASE)
 
 
 def _confirms(field: Entry, other: Entry) -> bool:
