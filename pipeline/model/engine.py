@@ -44,6 +44,7 @@ from typing import Any
 import torch
 
 from pipeline.model.greedy import Chooser, DecodeBatch, DecodeStats, Row, keep_prompt
+from pipeline.model.lookup import AnswerMemory
 from pipeline.model.prefix_cache import PrefixCache
 
 IDLE_S = 5.0
@@ -62,6 +63,7 @@ class Engine:
         self.prefill_batch = prefill_batch
         self.batch_size, self.cache, self.stats, self.bf16 = batch_size, cache, stats, bf16
         self.idle_s = idle_s
+        self.memory = AnswerMemory()  # every batch drafts from the answers of the ones before
         self._queue: list[Request] = []
         self._wake = threading.Condition()
         self._thread: threading.Thread | None = None
@@ -133,7 +135,8 @@ class Engine:
                 future.set_exception(closed)
 
     def _batch(self) -> DecodeBatch:
-        return DecodeBatch(self.model, self.stops, self.lookup, self.stats, self.prefill_batch)
+        return DecodeBatch(self.model, self.stops, self.lookup, self.stats, self.prefill_batch,
+                           self.memory)
 
     def _take(self, decoding: int) -> list[Request] | None:
         """The waiting requests the batch has room for (waiting for one while nothing is

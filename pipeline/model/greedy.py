@@ -42,7 +42,11 @@ prompt chunks go back into the cache for the next call of its conversation.
 
 A forward reads the weights once for a few tokens as for one, so a lone row also feeds a
 prompt-lookup draft after its pending token (``pipeline.model.lookup``: up to ``lookup`` ids
-that followed the latest earlier occurrence of its last ids). The logits at each slot give the
+that followed the latest earlier occurrence of its last ids, in its own ids or, when the match
+there is longer, in the batch's ``AnswerMemory`` of earlier answers, which every greedy row adds
+its answer to when it ends: the call syntax is in no prompt. On 12 live episodes of the
+checkpoint that took a lone row from 246 decode forwards to 97 for the same 292 tokens, and
+the decode time from 27.2 to 16.8 s). The logits at each slot give the
 model's greedy token after it, so the row keeps its pending token and the draft ids up to the
 first the model would not have chosen, and gains the model's token after the last one kept:
 one to ``lookup + 1`` tokens per forward, each the token plain decoding picks (a token's logits
@@ -71,7 +75,7 @@ import torch
 
 from pipeline.model.kv_cache import RoomyCache
 from pipeline.model.llama_forward import autocast_dtype, llama_forward
-from pipeline.model.lookup import LOOKUP_TOKENS, draft
+from pipeline.model.lookup import LOOKUP_TOKENS, AnswerMemory, draft
 from pipeline.model.prefix_cache import Layers, PrefixCache
 
 CHUNK = 128  # prefill positions [0, 128), [128, 256), ... each in one forward, cached or not
@@ -128,11 +132,12 @@ class Row:
 @torch.inference_mode()
 def greedy(model: Any, prompts: Sequence[Sequence[int]], *, max_new_tokens: int,
            stops: Sequence[int], cache: PrefixCache | None, stats: DecodeStats,
-           lookup: int = LOOKUP_TOKENS, together: int = 1) -> list[Answer]:
+           lookup: int = LOOKUP_TOKENS, together: int = 1,
+           memory: AnswerMemory | None = None) -> list[Answer]:
     """The greedy answer of each prompt, in input order (see module doc); ``lookup``: draft
     ids verified per forward and row (0: none); ``together``: prompts prefilled in one forward
-    at most."""
-    batch = DecodeBatch(model, stops, lookup, stats, together)
+    at most; ``memory``: earlier answers to draft from (None: only this call's)."""
+    batch = DecodeBatch(model, stops, lookup, stats, together, memory)
     rows = batch.prefill([(ids, max_new_tokens, None) for ids in prompts], cache)
     batch.join([row for row in rows if not row.done])
     while batch.rows:
@@ -161,8 +166,9 @@ class DecodeBatch:
     keys and values. Not thread-safe: one thread drives a batch."""
 
     def __init__(self, model: Any, stops: Sequence[int], lookup: int, stats: DecodeStats,
-                 together: int = 1) -> None:
+                 together: int = 1, memory: AnswerMemory | None = None) -> None:
         self.stops, self.lookup, self.stats = set(stops), lookup, stats
+        self.memory = memory if memory is not None else AnswerMemory()
         self.together = max(together, 1)
         self.forward = llama_forward(model) or model  # the same logits, less Python
         self.device = next(model.parameters()).device
@@ -277,8 +283,11 @@ class DecodeBatch:
         started = time.perf_counter()
         drafting = self.lookup if len(self.rows) == 1 and self.rows[0].choose is None else 0
         self.mask = _step(self.forward, self.rows, self.past, self.mask, self.stops, drafting,
-                          self.stats, self.device)
+                          self.stats, self.device, self.memory.ids)
         finished = [row for row in self.rows if row.done]
+        for row in finished:
+            if row.choose is None:
+                self.memory.add(row.generated)
         self._leave(finished)
         self.stats.decode_seconds += time.perf_counter() - started
         return finished
@@ -305,12 +314,12 @@ class DecodeBatch:
 
 
 def _step(model: Any, active: list[Row], past: RoomyCache, mask: torch.Tensor,
-          stops: set[int], lookup: int, stats: DecodeStats, device: torch.device
-          ) -> torch.Tensor:
+          stops: set[int], lookup: int, stats: DecodeStats, device: torch.device,
+          earlier: Sequence[int] = ()) -> torch.Tensor:
     """One forward of the batch: each row's pending token, then its draft of up to ``lookup``
     ids (only a lone row has one); each row keeps what greedy decoding chooses, and the draft
     slots the row did not keep are cropped from ``past``. Returns the mask, as long as ``past``."""
-    drafts = [_draft(r, stops, lookup) for r in active]
+    drafts = [_draft(r, stops, lookup, earlier) for r in active]
     slots = 1 + len(drafts[0])
     mask = torch.cat([mask, mask.new_ones(len(active), slots)], dim=1)
     out = model(input_ids=torch.tensor([[r.generated[-1], *d] for r, d in
@@ -333,11 +342,12 @@ def _step(model: Any, active: list[Row], past: RoomyCache, mask: torch.Tensor,
     return mask
 
 
-def _draft(row: Row, stops: set[int], lookup: int) -> list[int]:
-    """The row's prompt-lookup draft: no longer than the answer may still grow besides the
-    token every forward adds, and cut after its first stop id (nothing after one is kept)."""
+def _draft(row: Row, stops: set[int], lookup: int, earlier: Sequence[int]) -> list[int]:
+    """The row's prompt-lookup draft (from its own ids or the ``earlier`` answers): no longer
+    than the answer may still grow besides the token every forward adds, and cut after its
+    first stop id (nothing after one is kept)."""
     room = min(lookup, row.limit - len(row.generated) - 1)
-    ids = draft(row.fed + row.generated[-1:], room) if room > 0 else []
+    ids = draft(row.fed + row.generated[-1:], room, earlier=earlier) if room > 0 else []
     for position, token in enumerate(ids):
         if token in stops:
             return ids[:position + 1]

@@ -1,4 +1,4 @@
-"""Prompt-lookup decoding: which draft a sequence proposes; and with the real SmolLM2 code (a LoRA
+"""Prompt-lookup decoding: which draft a sequence (and the earlier answers) proposes; and with the real SmolLM2 code (a LoRA
 adapter with functional-token rows), answers decoded with drafts are plain greedy's token for
 token (in bf16, up to ties at bf16 precision) -- in batches of two ragged prompts (a row whose
 partner ends first drafts alone) and alone, with and without the prefix cache, in fp32 and
@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import pytest
 from model_helpers import STEPS, adapted_model, conversations
 
-from pipeline.model.lookup import draft
+from pipeline.model.lookup import AnswerMemory, draft
 
 if TYPE_CHECKING:
     from pipeline.model.generate import Generation
@@ -34,6 +34,27 @@ def test_no_draft_without_an_earlier_occurrence_or_room():
     assert draft([1, 2, 3], 4) == []
     assert draft([1, 2, 1], 0) == []
     assert draft([1], 4) == []
+
+
+def test_an_earlier_answer_drafts_when_its_match_is_longer_than_the_sequences_own():
+    earlier = [43, 40, 41, 42, 2, 40, 50, 51]
+    assert draft([1, 9, 40], 3, earlier=earlier) == [50, 51]  # the latest "40" of the answers
+    assert draft([3, 43, 40], 2, earlier=earlier) == [41, 42]  # "43 40" before a later "40"
+    assert draft([40, 9, 43, 40], 2, earlier=earlier) == [41, 42]  # ... than the sequence's "40"
+    assert draft([2, 40, 9, 2, 40], 2, earlier=earlier) == [9, 2]  # a tie: the sequence's own
+    assert draft([1, 2, 3], 2, earlier=earlier) == []  # "3" is in neither
+
+
+def test_the_memory_keeps_the_latest_whole_answers_within_its_capacity():
+    memory = AnswerMemory(capacity=6)
+    memory.add([1, 2, 3])
+    memory.add([4, 5])
+    assert memory.ids == [1, 2, 3, 4, 5]
+    memory.add([6, 7])  # 7 ids: the oldest answer goes, whole
+    assert memory.ids == [4, 5, 6, 7]
+    memory.add(list(range(10, 17)))  # longer than the memory: not kept
+    memory.add([])
+    assert memory.ids == [4, 5, 6, 7]
 
 
 # --- the real model ------------------------------------------------------------------------------
@@ -103,3 +124,33 @@ def assert_greedy_up_to_bf16_ties(drafted: list[Generation], plain: list[Generat
             continue
         assert got.ids[fork] == want.runners_up[fork], (fork, got.text, want.text)
         assert want.gaps[fork] <= BF16_TIE, (fork, want.gaps[fork], got.text, want.text)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_answers_drafted_from_earlier_answers_are_plain_greedy_ones_in_fewer_forwards(models):
+    """The call syntax of an answer is in no prompt but in the answers before it. Here the
+    earlier answer is the same one (a step asked again): drafted from the memory it is plain
+    greedy's, in about a fifth of the forwards, where the prompt's own drafts save few."""
+    from pipeline.model.generate import stop_ids
+    from pipeline.model.greedy import DecodeStats, greedy
+    from pipeline.model.render import render_prompt
+
+    by_precision, tokenizer = models
+    model, stops = by_precision[False], stop_ids(tokenizer)
+    ids = render_prompt(PROMPTS[-1], tokenizer, max_length=1000)
+
+    def decode(lookup: int, memory: AnswerMemory) -> tuple[list[int], int]:
+        stats = DecodeStats()
+        answer = greedy(model, [ids], max_new_tokens=24, stops=stops, cache=None, stats=stats,
+                        lookup=lookup, memory=memory)[0]
+        return answer.ids, stats.decode_steps
+
+    plain, plain_steps = decode(0, AnswerMemory())
+    memory = AnswerMemory()
+    own, own_steps = decode(4, memory)
+    assert memory.ids == plain  # kept for the answers after it
+    drafted, drafted_steps = decode(4, memory)
+    assert own == drafted == plain, tokenizer.decode(plain)
+    assert plain_steps == len(plain) - 1 and own_steps <= plain_steps
+    assert drafted_steps <= -(-(len(plain) - 1) // 5) < own_steps
