@@ -45,6 +45,7 @@ from pipeline.page_state import PageState
 from pipeline.tools import ToolCall
 
 ELEMENT_ARGUMENTS = ("index", "to_index")  # the arguments of a call that name elements by ref
+KEYBOARD_OPS = frozenset({"TYPE", "ENTER", "PRESS", "CLEAR"})  # oracle acts that are key input
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +176,8 @@ async def _execute(env: MiniwobEnvironment, outcome: StepOutcome, page: Distille
     student = history_line(action, page) if action is not None and result is not None \
         and result.ok else f"(no action: {outcome.stop})"
     done = await perform(env.actions, act, target, drop)
-    env.acted = env.acted or done.ok
+    if done.ok:
+        env.ran(act.original_op in KEYBOARD_OPS)
     executed = action_repr(page.state, target, act_operation(act, drop)) if done.ok else ""
     return LabelledStep(page.state, target, act, executed, "oracle",
                         student if done.ok else done.message, False, drop=drop)

@@ -5,9 +5,11 @@
     result = await env.act(call, page_state)
     over = await env.finished()
 
-``observe`` waits ``after_action_ms`` after an executed action (jQuery UI's autocomplete opens
-its menu 300 ms after the last keystroke), then two animation frames and no running jQuery
-animation, before it captures. Eval's live harness plays its policies on it and datagen's DAgger
+``observe`` waits after an executed action before it captures: ``after_action_ms`` after
+keyboard input (pages debounce typing: jQuery UI's autocomplete opens its menu 300 ms after the
+last keystroke), and after a pointer action until the page has not changed for ``QUIET_MS``
+(no DOM mutation), ``after_action_ms`` at most (MiniWoB++'s countdown changes the DOM once a
+second); then two animation frames and no running jQuery animation. Eval's live harness plays its policies on it and datagen's DAgger
 run plays the student on it, so both see the same pages.
 """
 
@@ -26,6 +28,20 @@ from pipeline.live.miniwob import Episode, episode_result, start_episode, task_u
 from pipeline.tools import ToolCall
 
 _FX_OFF_JS = "() => { if (window.jQuery) window.jQuery.fx.off = true; }"
+KEYBOARD_ACTIONS = frozenset({"type", "press", "clear"})
+QUIET_MS = 100  # a page this long without a DOM mutation after a pointer action has settled
+# Until no mutation of the document for quiet ms, or max ms.
+_QUIET_JS = """([quiet, most]) => new Promise((resolve) => {
+  let timer = null;
+  const observer = new MutationObserver(() => { clearTimeout(timer);
+                                                timer = setTimeout(done, quiet); });
+  const deadline = setTimeout(done, most);
+  function done() { observer.disconnect(); clearTimeout(timer); clearTimeout(deadline);
+                    resolve(); }
+  observer.observe(document, {subtree: true, childList: true, attributes: true,
+                              characterData: true});
+  timer = setTimeout(done, quiet);
+})"""
 # Two animation frames, then no running jQuery animation (or 1 s): the page after an action.
 _SETTLE_JS = """async () => {
   const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
@@ -52,18 +68,26 @@ class MiniwobEnvironment:
                  after_action_ms: int) -> None:
         self.page, self.actions = page, actions
         self.browser, self.after_action_ms = browser, after_action_ms
-        self.acted = False  # an action ran since the last capture
+        self.keyboard: bool | None = None  # since the last capture: None, no action ran; else
+        # whether one was keyboard input
+
+    def ran(self, keyboard: bool) -> None:
+        """An action ran on the page (``act``'s, or one a caller ran itself)."""
+        self.keyboard = keyboard or bool(self.keyboard)
 
     async def observe(self) -> DistilledPage:
-        if self.acted:
+        if self.keyboard:
             await self.page.wait_for_timeout(self.after_action_ms)
-            self.acted = False
+        elif self.keyboard is not None:
+            await self.page.evaluate(_QUIET_JS, [QUIET_MS, self.after_action_ms])
+        self.keyboard = None
         await self.page.evaluate(_SETTLE_JS)
         return distill(await capture_page(self.page, self.browser))
 
     async def act(self, call: ToolCall, page: DistilledPage) -> ToolResult:
         result = await execute(call, page, self.actions)
-        self.acted = self.acted or result.ok
+        if result.ok:
+            self.ran(call.name in KEYBOARD_ACTIONS)
         return result
 
     async def finished(self) -> bool:
