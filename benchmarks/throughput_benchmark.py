@@ -40,6 +40,7 @@ from typing import Any
 from common import REPO, finish, fmt, machine_info, print_table
 
 from pipeline.model.greedy import DecodeStats
+from pipeline.model.lookup import AnswerMemory
 
 CONFIG = REPO / "configs" / "eval" / "miniwob.yaml"
 TASKS = 41  # scripted MiniWoB++ tasks the plan cycles through (datagen/miniwob/policies)
@@ -163,6 +164,7 @@ def lookup_rows(policy: Any, prompts: list[list[dict[str, Any]]], ks: list[int],
     stats = {k: DecodeStats() for k in ks}
     seconds = dict.fromkeys(ks, 0.0)
     answers: dict[int, list[Any]] = {k: [] for k in ks}
+    memories = {k: AnswerMemory() for k in ks}  # each K drafts from its own earlier answers
     load_start = os.getloadavg()
     for n, start in enumerate(range(0, len(prompts), batch_size)):
         for k in ks[n % len(ks):] + ks[:n % len(ks)]:
@@ -170,7 +172,8 @@ def lookup_rows(policy: Any, prompts: list[list[dict[str, Any]]], ks: list[int],
             answers[k] += generate_turns(
                 policy.model, policy.tokenizer, prompts[start:start + batch_size],
                 max_length=s.max_length, max_new_tokens=s.max_new_tokens, batch_size=batch_size,
-                bf16=policy.bf16, stats=stats[k], lookup_tokens=k)
+                bf16=policy.bf16, stats=stats[k], lookup_tokens=k,
+                memory=memories[k])
             seconds[k] += time.perf_counter() - started
     load = [round(x, 2) for x in load_start + os.getloadavg()]
     return [lookup_row(k, batch_size, stats[k], seconds[k], answers[k], stats[0], seconds[0],

@@ -27,7 +27,7 @@ from typing import Any
 import torch
 
 from pipeline.model.greedy import Answer, DecodeStats, greedy
-from pipeline.model.lookup import LOOKUP_TOKENS
+from pipeline.model.lookup import LOOKUP_TOKENS, AnswerMemory
 from pipeline.model.prefix_cache import PrefixCache
 from pipeline.model.render import render_prompt
 from pipeline.tools import functional_tokens
@@ -96,9 +96,11 @@ def generate_turns(
     model: Any, tokenizer: Any, conversations: Sequence[Sequence[Mapping[str, Any]]], *,
     max_length: int, max_new_tokens: int, batch_size: int, progress: bool = False,
     bf16: bool = False, cache: PrefixCache | None = None, stats: DecodeStats | None = None,
-    lookup_tokens: int = LOOKUP_TOKENS,
+    lookup_tokens: int = LOOKUP_TOKENS, memory: AnswerMemory | None = None,
 ) -> list[Generation]:
-    """The greedy next assistant turn of each conversation, in input order (see module doc)."""
+    """The greedy next assistant turn of each conversation, in input order (see module doc);
+    every batch drafts from the answers of the ones before (``memory``: also from a caller's
+    earlier answers)."""
     from tqdm.auto import tqdm
 
     was_training = model.training
@@ -110,12 +112,14 @@ def generate_turns(
     order = sorted(range(len(rendered)), key=lambda i: len(rendered[i]))
     out: list[Generation | None] = [None] * len(rendered)
     stops = stop_ids(tokenizer)
+    memory = AnswerMemory() if memory is None else memory
     for start in tqdm(range(0, len(order), batch_size), desc="generate", unit="batch",
                       disable=not progress, leave=False):
         batch = order[start:start + batch_size]
         with torch.autocast(device.type, dtype=torch.bfloat16, enabled=bf16):
             answers = greedy(model, [rendered[i] for i in batch], max_new_tokens=max_new_tokens,
-                             stops=stops, cache=cache, stats=stats, lookup=lookup_tokens)
+                             stops=stops, cache=cache, stats=stats, lookup=lookup_tokens,
+                             memory=memory)
         for i, answer in zip(batch, answers, strict=True):
             out[i] = generation_of(answer, len(rendered[i]), tokenizer)
     if was_training:
