@@ -9,8 +9,9 @@
 keyboard input (pages debounce typing: jQuery UI's autocomplete opens its menu 300 ms after the
 last keystroke), and after a pointer action until the page has not changed for ``QUIET_MS``
 (no DOM mutation), ``after_action_ms`` at most (MiniWoB++'s countdown changes the DOM once a
-second); then two animation frames and no running jQuery animation. Eval's live harness plays its policies on it and datagen's DAgger
-run plays the student on it, so both see the same pages.
+second); then two animation frames and no running jQuery animation. Eval's live harness plays
+its policies on it and datagen's DAgger run plays the student on it, so both see the same
+pages.
 """
 
 from __future__ import annotations

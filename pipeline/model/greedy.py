@@ -315,7 +315,7 @@ class DecodeBatch:
 
 def _step(model: Any, active: list[Row], past: RoomyCache, mask: torch.Tensor,
           stops: set[int], lookup: int, stats: DecodeStats, device: torch.device,
-          earlier: Sequence[int] = ()) -> torch.Tensor:
+          earlier: Sequence[int]) -> torch.Tensor:
     """One forward of the batch: each row's pending token, then its draft of up to ``lookup``
     ids (only a lone row has one); each row keeps what greedy decoding chooses, and the draft
     slots the row did not keep are cropped from ``past``. Returns the mask, as long as ``past``."""

@@ -55,7 +55,8 @@ def draft(ids: Sequence[int], count: int, max_ngram: int = MAX_NGRAM,
     if count <= 0 or not ids:
         return []
     own_end, own = _latest_match(ids, ids, len(ids) - 2, max_ngram)
-    other_end, other = _latest_match(earlier, ids, len(earlier) - 2, max_ngram)
+    other_end, other = (_latest_match(earlier, ids, len(earlier) - 2, max_ngram)
+                        if own < max_ngram else (-1, 0))  # a tie goes to the sequence anyway
     if other > own:
         return list(earlier[other_end + 1:other_end + 1 + count])
     return list(ids[own_end + 1:own_end + 1 + count]) if own else []

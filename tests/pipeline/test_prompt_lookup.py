@@ -1,8 +1,9 @@
-"""Prompt-lookup decoding: which draft a sequence (and the earlier answers) proposes; and with the real SmolLM2 code (a LoRA
-adapter with functional-token rows), answers decoded with drafts are plain greedy's token for
-token (in bf16, up to ties at bf16 precision) -- in batches of two ragged prompts (a row whose
-partner ends first drafts alone) and alone, with and without the prefix cache, in fp32 and
-through the bf16 weights path -- while part of the drafts is confirmed and part rejected."""
+"""Prompt-lookup decoding: which draft a sequence (and the earlier answers) proposes; and with
+the real SmolLM2 code (a LoRA adapter with functional-token rows), answers decoded with drafts
+are plain greedy's token for token (in bf16, up to ties at bf16 precision) -- in batches of two
+ragged prompts (a row whose partner ends first drafts alone) and alone, with and without the
+prefix cache, in fp32 and through the bf16 weights path -- while part of the drafts is confirmed
+and part rejected; an answer drafted from an earlier one is too, in fewer forwards."""
 
 from __future__ import annotations
 
