@@ -40,24 +40,25 @@ values are left-padded to one width under an attention mask in a cache that grow
 a row that reaches a stop id (or ``max_new_tokens``) leaves the batch. Each finished row's
 prompt chunks go back into the cache for the next call of its conversation.
 
-A forward reads the weights once for a few tokens as for one, so a lone row also feeds a
+A forward reads the weights once for a few tokens as for one, so each row also feeds a
 prompt-lookup draft after its pending token (``pipeline.model.lookup``: up to ``lookup`` ids
 that followed the latest earlier occurrence of its last ids, in its own ids or, when the match
 there is longer, in the batch's ``AnswerMemory`` of earlier answers, which every greedy row adds
 its answer to when it ends: the call syntax is in no prompt. On 12 live episodes of the
 checkpoint that took a lone row from 246 decode forwards to 97 for the same 292 tokens, and
-the decode time from 27.2 to 16.8 s). The logits at each slot give the
-model's greedy token after it, so the row keeps its pending token and the draft ids up to the
-first the model would not have chosen, and gains the model's token after the last one kept:
-one to ``lookup + 1`` tokens per forward, each the token plain decoding picks (a token's logits
-come from a wider forward, which may round differently: the tests find the same answers on
-real prompts, in fp32 and bf16). The draft slots it did not keep are cropped from the cache
-(``crop``), so the cache holds exactly the row's fed ids again. Only a lone row
-drafts -- a prompt decoded alone, or the last row of a batch: verifying drafts for B rows
-feeds B x (lookup + 1) tokens per forward, which on a CPU costs compute the few confirmed ids
-do not repay (a batch of 4 with ragged acceptance, the rows' unkept slots masked as holes in
-the batch's cache, measured 1.0x plain at lookup 4 and 0.8x at 8), and rows in company keep
-one slot each, so nothing ragged enters the batch's cache. ``lookup=0`` is plain decoding.
+the decode time from 27.2 to 16.8 s). The logits at each slot give the model's greedy token
+after it, so a row keeps its pending token and the draft ids up to the first the model would
+not have chosen, and gains the model's token after the last one kept: one to ``lookup + 1``
+tokens per forward, each the token plain decoding picks (a token's logits come from a wider
+forward, which may round differently: the tests find the same answers on real prompts, in fp32
+and bf16). The rows' drafts are as long as the longest (the shorter padded with slots nobody
+keeps); the slots no row kept are cropped from the cache (``crop``), and a row that kept fewer
+than another has the difference masked as holes in the batch's cache, which no later position
+attends to and which a finished row leaves without (its own columns are gathered). A forward of
+B x (lookup + 1) tokens is compute on a CPU, so only batches of up to ``DRAFT_ROWS`` rows draft
+(32 recorded prompts, fp32 at 2 threads on a 2-core EPYC: decode 1.77x plain in batches of 2,
+1.65x in batches of 4, where drafting only a batch's last row gave 1.04x and 1.06x; the same
+answers). ``lookup=0`` is plain decoding.
 The model is any Hugging Face causal LM (peft-wrapped or not) that takes ``position_ids``,
 ``attention_mask``, ``cache`` (a ``RoomyCache``: a ``DynamicCache`` that grows in place) and
 ``logits_to_keep``; a plain Llama model (SmolLM2, a merged checkpoint) runs through
@@ -72,6 +73,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import torch
+import torch.nn.functional as F
 
 from pipeline.model.kv_cache import RoomyCache
 from pipeline.model.llama_forward import autocast_dtype, llama_forward
@@ -79,6 +81,7 @@ from pipeline.model.lookup import LOOKUP_TOKENS, AnswerMemory, draft
 from pipeline.model.prefix_cache import Layers, PrefixCache
 
 CHUNK = 128  # prefill positions [0, 128), [128, 256), ... each in one forward, cached or not
+DRAFT_ROWS = 4  # the most rows a decode forward verifies drafts for (a wider batch: none)
 
 # a row's own choice of its next id: (the ids it generated so far, the logits of the next one)
 Chooser = Callable[[Sequence[int], torch.Tensor], int]
@@ -273,15 +276,17 @@ class DecodeBatch:
             for i in range(self.layer_count)], _stored_dtype(self.device))
         for row in rows:
             row.layers = ()  # the batch holds them now
+        joined = torch.tensor([[0] * pad + [1] * len(row.fed) for row, pad in joining],
+                              device=self.device)
+        self.mask = torch.cat([F.pad(self.mask, (shift, 0)), joined])  # holes stay holes
         self.rows = [*self.rows, *rows]
         self.pads = pads
-        self.mask = torch.tensor([[0] * p + [1] * (width - p) for p in pads], device=self.device)
 
     def step(self) -> list[Row]:
-        """One forward of every row (a lone row with its prompt-lookup draft); returns the rows
-        that finished, which have left the batch."""
+        """One forward of every row with its prompt-lookup draft (none in a batch of more than
+        ``DRAFT_ROWS``); returns the rows that finished, which have left the batch."""
         started = time.perf_counter()
-        drafting = self.lookup if len(self.rows) == 1 and self.rows[0].choose is None else 0
+        drafting = self.lookup if len(self.rows) <= DRAFT_ROWS else 0
         self.mask = _step(self.forward, self.rows, self.past, self.mask, self.stops, drafting,
                           self.stats, self.device, self.memory.ids)
         finished = [row for row in self.rows if row.done]
@@ -298,9 +303,10 @@ class DecodeBatch:
         layers = _layers(self.past)
         kept = []
         for b, row in enumerate(self.rows):
-            if any(row is r for r in leaving):
-                row.layers = tuple((k[b:b + 1, :, self.pads[b]:].clone(),
-                                    v[b:b + 1, :, self.pads[b]:].clone()) for k, v in layers)
+            if any(row is r for r in leaving):  # its own columns: no padding, no holes
+                own = self.mask[b].nonzero().squeeze(1)
+                row.layers = tuple((k[b:b + 1].index_select(2, own),
+                                    v[b:b + 1].index_select(2, own)) for k, v in layers)
             else:
                 kept.append(b)
         if kept:
@@ -317,12 +323,14 @@ def _step(model: Any, active: list[Row], past: RoomyCache, mask: torch.Tensor,
           stops: set[int], lookup: int, stats: DecodeStats, device: torch.device,
           earlier: Sequence[int]) -> torch.Tensor:
     """One forward of the batch: each row's pending token, then its draft of up to ``lookup``
-    ids (only a lone row has one); each row keeps what greedy decoding chooses, and the draft
-    slots the row did not keep are cropped from ``past``. Returns the mask, as long as ``past``."""
+    ids (shorter drafts padded with unkept slots); each row keeps what greedy decoding chooses.
+    The slots no row kept are cropped from ``past``; a row that kept fewer than another has
+    its unkept slots masked as holes. Returns the mask, as long as ``past``."""
     drafts = [_draft(r, stops, lookup, earlier) for r in active]
-    slots = 1 + len(drafts[0])
+    slots = 1 + max(len(d) for d in drafts)
+    width = mask.shape[1]
     mask = torch.cat([mask, mask.new_ones(len(active), slots)], dim=1)
-    out = model(input_ids=torch.tensor([[r.generated[-1], *d] for r, d in
+    out = model(input_ids=torch.tensor([_padded([r.generated[-1], *d], slots) for r, d in
                                         zip(active, drafts, strict=True)], device=device),
                 position_ids=torch.tensor([[len(r.fed) + j for j in range(slots)]
                                            for r in active], device=device),
@@ -335,19 +343,23 @@ def _step(model: Any, active: list[Row], past: RoomyCache, mask: torch.Tensor,
             best[b][0] = row.choose(row.generated, out.logits[b, 0])
     kept = [_accept(r, d, list(zip(b, s, g, strict=True)), stops, stats)
             for r, d, b, s, g in zip(active, drafts, best, second, gap, strict=True)]
-    unkept = slots - kept[0]  # rows in company have no draft and keep their one slot
-    if unkept:
-        past.crop(-unkept)
-        mask = mask[:, :-unkept]
+    most = max(kept)
+    for b, count in enumerate(kept):
+        mask[b, width + count:width + most] = 0
+    if slots > most:
+        past.crop(most - slots)
+        mask = mask[:, :width + most]
     return mask
 
 
 def _draft(row: Row, stops: set[int], lookup: int, earlier: Sequence[int]) -> list[int]:
-    """The row's prompt-lookup draft (from its own ids or the ``earlier`` answers): no longer
-    than the answer may still grow besides the token every forward adds, and cut after its
-    first stop id (nothing after one is kept)."""
+    """The row's prompt-lookup draft (from its own ids or the ``earlier`` answers; none for a
+    row with a chooser): no longer than the answer may still grow besides the token every
+    forward adds, and cut after its first stop id (nothing after one is kept)."""
     room = min(lookup, row.limit - len(row.generated) - 1)
-    ids = draft(row.fed + row.generated[-1:], room, earlier=earlier) if room > 0 else []
+    if room <= 0 or row.choose is not None:
+        return []
+    ids = draft(row.fed + row.generated[-1:], room, earlier=earlier)
     for position, token in enumerate(ids):
         if token in stops:
             return ids[:position + 1]

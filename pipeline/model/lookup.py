@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 
-LOOKUP_TOKENS = 4  # draft ids a lone row verifies per decode forward by default; 0: none
+LOOKUP_TOKENS = 4  # draft ids a row verifies per decode forward by default; 0: none
 MAX_NGRAM = 3  # the longest suffix of the sequence that is looked up
 MEMORY_TOKENS = 512  # ids of earlier answers an ``AnswerMemory`` keeps by default
 

@@ -1,9 +1,10 @@
 """Prompt-lookup decoding: which draft a sequence (and the earlier answers) proposes; and with
 the real SmolLM2 code (a LoRA adapter with functional-token rows), answers decoded with drafts
 are plain greedy's token for token (in bf16, up to ties at bf16 precision) -- in batches of two
-ragged prompts (a row whose partner ends first drafts alone) and alone, with and without the
-prefix cache, in fp32 and through the bf16 weights path -- while part of the drafts is confirmed
-and part rejected; an answer drafted from an earlier one is too, in fewer forwards."""
+ragged prompts (each row drafting, holes where one keeps fewer slots than the other) and alone,
+with and without the prefix cache, in fp32 and through the bf16 weights path -- while part of
+the drafts is confirmed and part rejected; an answer drafted from an earlier one is too, in
+fewer forwards."""
 
 from __future__ import annotations
 
@@ -61,8 +62,8 @@ def test_the_memory_keeps_the_latest_whole_answers_within_its_capacity():
 # --- the real model ------------------------------------------------------------------------------
 PROMPTS = [c for step in STEPS for c in conversations(step)]  # 5 prompts of 5 lengths
 OPTIONS = {"max_length": 1024, "max_new_tokens": 24}
-# the 5 prompts in batches of 2, 2 and 1: a row whose partner's answer ends first decodes alone
-# and drafts, and the longest prompt is decoded alone from the start
+# the 5 prompts in batches of 2, 2 and 1: rows draft in company (and alone once their partner's
+# answer ends), and the longest prompt is decoded alone from the start
 BATCH = 2
 
 
