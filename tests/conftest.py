@@ -89,8 +89,12 @@ def base_folder() -> Path:
 def tiny_checkpoint(tmp_path_factory, base_folder: Path) -> Path:
     """A REAL training run folder (two LoRA steps on SmolLM2-135M over the tiny fixture dataset,
     a ``checkpoint-1`` beside the final adapter): a student for the DAgger and checkpoint
-    selection tests. ``$PAGESCOUT_TEST_CHECKPOINT`` names a run to use instead (a better
-    student makes the same tests play longer episodes)."""
+    selection tests, trained once per run -- under pytest-xdist by the first worker that needs
+    it, in the run's shared temporary folder, while the others wait on a lock and read it.
+    ``$PAGESCOUT_TEST_CHECKPOINT`` names a run to use instead (a better student makes the same
+    tests play longer episodes)."""
+    import fcntl
+    import shutil
     import sys
 
     if os.environ.get("PAGESCOUT_TEST_CHECKPOINT"):
@@ -101,12 +105,22 @@ def tiny_checkpoint(tmp_path_factory, base_folder: Path) -> Path:
     from training.config import load_training_config
     from training.recipe import main
 
-    data = write_dataset(tmp_path_factory.mktemp("tiny-dataset"), train=4, test=2)
-    out = tmp_path_factory.mktemp("tiny-run")
-    main(load_training_config(None, [
-        f"dataset_dir={data}", f"output_dir={out}", "max_steps=2", "save_steps=1",
-        "max_length=256", "batch_size=1", "grad_accum=1", "learning_rate=0.01",
-        "warmup_steps=0", "precision=fp32", "eval_split=test", "eval_limit=2", "eval_samples=2",
-        "eval_max_new_tokens=8", "eval_batch_size=2", "eval_steps=2", "logging_steps=1",
-        "progress=false"]))
+    run_root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        run_root = run_root.parent  # this run's folder, which holds every worker's
+    out, done = run_root / "tiny-run", run_root / "tiny-run.done"
+    with (run_root / "tiny-run.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            data = run_root / "tiny-dataset"
+            for partial in (data, out):  # what a worker that failed here left
+                shutil.rmtree(partial, ignore_errors=True)
+            write_dataset(data, train=4, test=2)
+            main(load_training_config(None, [
+                f"dataset_dir={data}", f"output_dir={out}", "max_steps=2", "save_steps=1",
+                "max_length=256", "batch_size=1", "grad_accum=1", "learning_rate=0.01",
+                "warmup_steps=0", "precision=fp32", "eval_split=test", "eval_limit=2",
+                "eval_samples=2", "eval_max_new_tokens=8", "eval_batch_size=2", "eval_steps=2",
+                "logging_steps=1", "progress=false"]))
+            done.touch()
     return out
