@@ -177,7 +177,6 @@ class DecodeBatch:
         self.device = next(model.parameters()).device
         self.layer_count = model.config.get_text_config().num_hidden_layers
         self.rows: list[Row] = []
-        self.pads: list[int] = []  # each row's left padding in ``past``
         self.past: RoomyCache | None = None
         self.mask = torch.zeros(0, 0, dtype=torch.long, device=self.device)
 
@@ -266,10 +265,9 @@ class DecodeBatch:
         width_now = self.mask.shape[1]
         width = max(width_now, *(len(r.fed) for r in rows))
         shift = width - width_now
-        pads = [p + shift for p in self.pads] + [width - len(r.fed) for r in rows]
         current = _layers(self.past) if self.rows else None
         room = max(r.limit - len(r.generated) for r in [*self.rows, *rows]) + self.lookup + 1
-        joining = list(zip(rows, pads[len(self.rows):], strict=True))
+        joining = [(row, width - len(row.fed)) for row in rows]  # each left-padded to ``width``
         self.past = RoomyCache(self.layer_count, width + room, [
             ([(*current[i], shift)] if current else [])
             + [(*row.layers[i], pad) for row, pad in joining]
@@ -280,7 +278,6 @@ class DecodeBatch:
                               device=self.device)
         self.mask = torch.cat([F.pad(self.mask, (shift, 0)), joined])  # holes stay holes
         self.rows = [*self.rows, *rows]
-        self.pads = pads
 
     def step(self) -> list[Row]:
         """One forward of every row with its prompt-lookup draft (none in a batch of more than
@@ -310,12 +307,12 @@ class DecodeBatch:
             else:
                 kept.append(b)
         if kept:
-            trim = min(self.pads[b] for b in kept)
+            mask = self.mask[kept]
+            trim = int(mask.any(0).nonzero()[0])  # left padding of every row that stays
             self.past.keep_rows(kept, trim)
-            self.mask = self.mask[kept][:, trim:]
+            self.mask = mask[:, trim:]
         else:
             self.past, self.mask = None, self.mask[:0, :0]
-        self.pads = [self.pads[b] - (trim if kept else 0) for b in kept]
         self.rows = [self.rows[b] for b in kept]
 
 
