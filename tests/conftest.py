@@ -3,6 +3,10 @@
 Browser tests are marked ``@pytest.mark.browser`` and use ``capture_session`` (one Chromium for the
 whole run) or ``capture_fixture("shop.html")``. Without a Chromium they are skipped with the reason,
 except under CI (``CI`` set), where a missing browser is a failure.
+
+Under pytest-xdist each worker gets its share of the cores as ``OMP_NUM_THREADS`` (torch and the
+subprocesses a test starts read it; the policy's ``threads`` setting is capped by it): workers
+decoding with all cores each wait on each other's threads, 8x slower on 2 cores.
 """
 
 from __future__ import annotations
@@ -19,6 +23,10 @@ from pipeline.errors import CaptureError
 from pipeline.live.browser import BrowserConfig, find_chromium
 from pipeline.live.static_server import serve_directory
 from pipeline.page_state import PageState
+
+if os.environ.get("PYTEST_XDIST_WORKER_COUNT"):  # before any test imports torch
+    _share = (os.cpu_count() or 1) // int(os.environ["PYTEST_XDIST_WORKER_COUNT"])
+    os.environ.setdefault("OMP_NUM_THREADS", str(max(1, _share)))
 
 FIXTURE_DIR = Path(pipeline.__file__).parent / "fixtures"
 

@@ -61,6 +61,7 @@ from pipeline.model.generate import (
     bf16_supported,
     generation_of,
     stop_ids,
+    thread_count,
 )
 from pipeline.model.greedy import DecodeStats
 from pipeline.model.lookup import LOOKUP_TOKENS
@@ -77,9 +78,11 @@ class GenerationSettings:
     max_new_tokens: int = 96
     batch_size: int = 8  # answers decoded together at most
     bf16: bool | None = None  # None: where the machine has native bf16
-    # torch CPU threads for generation; None keeps torch's default (all cores). Beside live
-    # Chromium workers on a small machine, 1 is several times faster and steadier: OpenMP
-    # threads that wait on each other stall whenever the browser takes a core.
+    # torch CPU threads for generation, at most OMP_NUM_THREADS when that is set (processes
+    # sharing a machine, as the test suite's workers do); None keeps torch's default (all cores,
+    # or OMP_NUM_THREADS). Beside live Chromium workers on a small machine, 1 is several times
+    # faster and steadier: OpenMP threads that wait on each other stall whenever the browser
+    # takes a core.
     threads: int | None = None
     # sequences whose keys and values are kept for the next calls (their common prefix is not
     # prefilled again: the step's conversation so far, the system prompt); 0 turns it off
@@ -113,7 +116,7 @@ class ModelPolicy:
         if self.bf16:  # the same bf16 autocast results, without casting weights every token
             bf16_linear_weights(model)
         if settings.threads is not None:
-            torch.set_num_threads(settings.threads)
+            torch.set_num_threads(thread_count(settings.threads))
         self.cache = PrefixCache(settings.prefix_cache) if settings.prefix_cache > 0 else None
         self._stats = {"prompts": 0, "prompt_tokens": 0, "generated_tokens": 0}
         self._work = DecodeStats()

@@ -19,6 +19,7 @@ come back in input order.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,6 +67,15 @@ def bf16_supported() -> bool:
     except OSError:
         return False
     return capability.startswith("AVX512") and (" avx512_bf16" in flags or " amx_bf16" in flags)
+
+
+def thread_count(wanted: int) -> int:
+    """The torch CPU threads to use for a setting of ``wanted``: at most ``OMP_NUM_THREADS``
+    when that is a positive number, the standard cap of processes that share a machine (each
+    with all cores, OpenMP threads that wait on each other stall: two test workers decoding at 2
+    threads each on 2 cores took 8x as long as at 1)."""
+    cap = os.environ.get("OMP_NUM_THREADS", "")
+    return min(wanted, int(cap)) if cap.isdigit() and int(cap) > 0 else wanted
 
 
 def bf16_linear_weights(model: Any, *, frozen_only: bool = False) -> int:
