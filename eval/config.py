@@ -67,8 +67,9 @@ class MiniwobConfig:
     first_seed: int = TEST_SEEDS.start  # far from the training seeds, so never a training page
     episode_max_time_ms: int = 120_000  # the task's own timer (raw reward ignores time)
     disable_animations: bool = True  # jQuery.fx.off, as the recorder plays
-    # after an action, wait this long before the next capture: jQuery UI's autocomplete opens
-    # its menu 300 ms after the last keystroke, and timers of other widgets are shorter
+    # after an action, wait at most this long before the next capture, for the timers it set
+    # and a quiet DOM: jQuery UI's autocomplete opens its menu 300 ms after the last keystroke,
+    # and timers of other widgets are shorter
     after_action_ms: int = 400
 
 

@@ -45,7 +45,6 @@ from pipeline.page_state import PageState
 from pipeline.tools import ToolCall
 
 ELEMENT_ARGUMENTS = ("index", "to_index")  # the arguments of a call that name elements by ref
-KEYBOARD_OPS = frozenset({"TYPE", "ENTER", "PRESS", "CLEAR"})  # oracle acts that are key input
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +176,7 @@ async def _execute(env: MiniwobEnvironment, outcome: StepOutcome, page: Distille
         and result.ok else f"(no action: {outcome.stop})"
     done = await perform(env.actions, act, target, drop)
     if done.ok:
-        env.ran(act.original_op in KEYBOARD_OPS)
+        env.ran()
     executed = action_repr(page.state, target, act_operation(act, drop)) if done.ok else ""
     return LabelledStep(page.state, target, act, executed, "oracle",
                         student if done.ok else done.message, False, drop=drop)

@@ -5,13 +5,17 @@
     result = await env.act(call, page_state)
     over = await env.finished()
 
-``observe`` waits after an executed action before it captures: ``after_action_ms`` after
-keyboard input (pages debounce typing: jQuery UI's autocomplete opens its menu 300 ms after the
-last keystroke), and after a pointer action until the page has not changed for ``QUIET_MS``
-(no DOM mutation), ``after_action_ms`` at most (MiniWoB++'s countdown changes the DOM once a
-second); then two animation frames and no running jQuery animation. Eval's live harness plays
-its policies on it and datagen's DAgger run plays the student on it, so both see the same
-pages.
+``observe`` waits after an executed action before it captures: until the timers the page set
+since the last capture (at most ``after_action_ms`` long) have run and the document has not
+changed for ``QUIET_MS``, ``after_action_ms`` at most. Pages debounce typing with a timer
+(jQuery UI's autocomplete opens its menu 300 ms after the last keystroke), so a field that
+debounces is waited for and a plain one is not; a page that keeps changing (MiniWoB++'s
+countdown changes the DOM once a second) is captured after ``after_action_ms``. The timers are
+seen through ``setTimeout`` and ``clearTimeout`` wrappers that the settle before each capture
+installs; a page loaded since then (a navigation) has none, and the wait is for a quiet
+document only. Then two animation frames and no running jQuery animation. Eval's live harness
+plays its policies on it and datagen's DAgger run plays the student on it, so both see the
+same pages.
 """
 
 from __future__ import annotations
@@ -29,21 +33,29 @@ from pipeline.live.miniwob import Episode, episode_result, start_episode, task_u
 from pipeline.tools import ToolCall
 
 _FX_OFF_JS = "() => { if (window.jQuery) window.jQuery.fx.off = true; }"
-KEYBOARD_ACTIONS = frozenset({"type", "press", "clear"})
-QUIET_MS = 100  # a page this long without a DOM mutation after a pointer action has settled
-# Until no mutation of the document for quiet ms, or max ms.
+QUIET_MS = 100  # a page this long without a DOM mutation after an action has settled
+# Until the timers set since the last capture (of at most ``most`` ms) have run and no mutation
+# of the document for ``quiet`` ms, or ``most`` ms.
 _QUIET_JS = """([quiet, most]) => new Promise((resolve) => {
-  let timer = null;
-  const observer = new MutationObserver(() => { clearTimeout(timer);
-                                                timer = setTimeout(done, quiet); });
-  const deadline = setTimeout(done, most);
-  function done() { observer.disconnect(); clearTimeout(timer); clearTimeout(deadline);
-                    resolve(); }
+  const timers = window.__pagescoutTimers;
+  const started = performance.now();
+  let changed = started;
+  const observer = new MutationObserver(() => { changed = performance.now(); });
   observer.observe(document, {subtree: true, childList: true, attributes: true,
                               characterData: true});
-  timer = setTimeout(done, quiet);
+  const check = () => {
+    const now = performance.now();
+    const waiting = timers && [...timers.values()].some((delay) => delay <= most);
+    if (now - started >= most || (!waiting && now - changed >= quiet)) {
+      observer.disconnect(); resolve();
+    } else {
+      setTimeout(check, 10);
+    }
+  };
+  check();
 })"""
 # Two animation frames, then no running jQuery animation (or 1 s): the page after an action.
+# Then the page's timers are followed from here: the ones set from now on, until they run.
 _SETTLE_JS = """async () => {
   const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
   await frame(); await frame();
@@ -51,6 +63,20 @@ _SETTLE_JS = """async () => {
   while (window.jQuery && window.jQuery(':animated').length && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 16));
   }
+  if (!window.__pagescoutTimers) {
+    const timers = new Map(), set = window.setTimeout, clear = window.clearTimeout;
+    window.setTimeout = function (handler, delay, ...rest) {
+      const id = set.call(window, function (...args) {
+        timers.delete(id);
+        return typeof handler === 'function' ? handler.apply(this, args) : (0, eval)(handler);
+      }, delay, ...rest);
+      timers.set(id, Number(delay) || 0);
+      return id;
+    };
+    window.clearTimeout = function (id) { timers.delete(id); return clear.call(window, id); };
+    window.__pagescoutTimers = timers;
+  }
+  window.__pagescoutTimers.clear();
 }"""
 
 
@@ -69,26 +95,23 @@ class MiniwobEnvironment:
                  after_action_ms: int) -> None:
         self.page, self.actions = page, actions
         self.browser, self.after_action_ms = browser, after_action_ms
-        self.keyboard: bool | None = None  # since the last capture: None, no action ran; else
-        # whether one was keyboard input
+        self.acted = False  # an action ran since the last capture
 
-    def ran(self, keyboard: bool) -> None:
+    def ran(self) -> None:
         """An action ran on the page (``act``'s, or one a caller ran itself)."""
-        self.keyboard = keyboard or bool(self.keyboard)
+        self.acted = True
 
     async def observe(self) -> DistilledPage:
-        if self.keyboard:
-            await self.page.wait_for_timeout(self.after_action_ms)
-        elif self.keyboard is not None:
+        if self.acted:
             await self.page.evaluate(_QUIET_JS, [QUIET_MS, self.after_action_ms])
-        self.keyboard = None
+        self.acted = False
         await self.page.evaluate(_SETTLE_JS)
         return distill(await capture_page(self.page, self.browser))
 
     async def act(self, call: ToolCall, page: DistilledPage) -> ToolResult:
         result = await execute(call, page, self.actions)
         if result.ok:
-            self.ran(call.name in KEYBOARD_ACTIONS)
+            self.ran()
         return result
 
     async def finished(self) -> bool:
