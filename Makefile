@@ -27,11 +27,12 @@ serve: setup
 	$(PY) -m pipeline serve --config configs/serve/default.yaml $(SERVE_ARGS)
 
 # The suite in TEST_WORKERS processes (pytest-xdist; one per core, at most 4), a test file to a
-# process so module fixtures load once; TEST_WORKERS=0 runs it in this process.
+# process so module fixtures load once, the files with slow tests handed out first (the order
+# tests/conftest.py gives them); TEST_WORKERS=0 runs it in this process.
 TEST_WORKERS ?= auto
 
 test: setup setup-browsergym
-	$(PY) -m pytest -q -n $(TEST_WORKERS) --maxprocesses=4 --dist loadfile
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --maxprocesses=4 --dist loadfile --no-loadscope-reorder
 
 test-fast: setup
 	$(PY) -m pytest -q -m "not browser and not slow"

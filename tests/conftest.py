@@ -31,6 +31,15 @@ if os.environ.get("PYTEST_XDIST_WORKER_COUNT"):  # before any test imports torch
 FIXTURE_DIR = Path(pipeline.__file__).parent / "fixtures"
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The files that hold slow tests first, in their order (the Makefile's ``make test`` keeps
+    this order across xdist's processes, ``--no-loadscope-reorder``): a long file of few tests,
+    such as the tiny chain's, no longer starts last while the other processes have run out of
+    files."""
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow)
+
+
 def require_chromium() -> str:
     """The Chromium path, or skip (fail under CI) with the reason."""
     try:
