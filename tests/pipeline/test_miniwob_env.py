@@ -1,8 +1,8 @@
 """How long the live environment waits after an action before it captures, in real Chromium:
 until the timers the action set have run and the page stops changing -- an effect a click sets
-60 ms later, a field's input debounced 300 ms, are in the capture, at a fraction of
-``after_action_ms``; typing into a plain field is captured at once; never longer than
-``after_action_ms`` on a page that keeps changing, nor after a timer longer than that."""
+250 ms later (past a quiet 100 ms), a field's input debounced 300 ms, are in the capture, at a
+fraction of ``after_action_ms``; typing into a plain field is captured at once; never longer
+than ``after_action_ms`` on a page that keeps changing, nor after a timer longer than that."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from pipeline.live.browser import BrowserConfig
 from pipeline.tools import make_call
 
 pytestmark = pytest.mark.browser
-AFTER_ACTION_MS = 2000  # the capture and distilling after the wait take up to ~1 s on a busy machine
+AFTER_ACTION_MS = 2000  # the capture and distilling after the wait take ~1 s on a busy machine
 
 
 def texts(page) -> set[str]:
