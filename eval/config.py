@@ -51,6 +51,10 @@ class GenerationConfig:
     # a typed text another text field of the form already holds is decoded again as a copy
     # without it (pipeline.agent.repeated_values); false: as generated
     distinct_values: bool = True
+    # "torch" or "llama.cpp" (a GGUF export decoded by llama.cpp: pip install
+    # 'pagescout[llamacpp]'); gguf_weights: "f16", "q8_0" or "f32" for llama.cpp
+    backend: Literal["torch", "llama.cpp"] = "torch"
+    gguf_weights: Literal["f16", "q8_0", "f32"] = "f16"
 
 
 @dataclass(slots=True)

@@ -59,7 +59,8 @@ class PolicyFactory:
                                       bf16=g.bf16, threads=g.threads,
                                       prefix_cache=g.prefix_cache, lookup_tokens=g.lookup_tokens,
                                       alternatives=g.alternatives, copy_values=g.copy_values,
-                                      distinct_values=g.distinct_values)
+                                      distinct_values=g.distinct_values, backend=g.backend,
+                                      gguf_weights=g.gguf_weights)
         if name == "checkpoint":
             from pipeline.model.trained import trained_folder
 

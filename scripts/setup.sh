@@ -40,9 +40,9 @@ if ! "$VENV/bin/python" -c "import torch" 2>/dev/null; then
   log "installing $TORCH_SPEC"
   "$PIP" install --quiet "$TORCH_SPEC"
 fi
-if ! "$VENV/bin/python" -c "import pipeline, pytest, hypothesis, xdist" 2>/dev/null \
+if ! "$VENV/bin/python" -c "import pipeline, pytest, hypothesis, xdist, llama_cpp" 2>/dev/null \
    || [ pyproject.toml -nt "$VENV/.pagescout-installed" ]; then
-  log "installing pagescout with test extras"
+  log "installing pagescout with test extras (llama-cpp-python compiles: ~4 minutes the first time)"
   "$PIP" install --quiet -e ".[test]"
   touch "$VENV/.pagescout-installed"
 fi

@@ -157,18 +157,24 @@ def _rotate_half(x: torch.Tensor) -> torch.Tensor:
 def llama_forward(model: Any) -> LlamaForward | None:
     """The one-function forward of ``model`` when it is a plain Llama model this module
     reproduces exactly (see module doc), else None."""
-    config = getattr(model, "config", None)
-    if type(model).__name__ != "LlamaForCausalLM" or config is None:
-        return None
-    rotary = model.model.rotary_emb
-    if (getattr(config, "attention_bias", False) or getattr(config, "mlp_bias", False)
-            or config.hidden_act != "silu" or getattr(rotary, "rope_type", "") != "default"
-            or getattr(config, "pretraining_tp", 1) != 1
-            or config._attn_implementation != "sdpa"
-            or not all(type(module) is torch.nn.Linear for layer in model.model.layers
-                       for module in _projections(layer))):
+    if not plain_llama(model) or model.config._attn_implementation != "sdpa":
         return None
     return LlamaForward(model)
+
+
+def plain_llama(model: Any) -> bool:
+    """Whether ``model`` is a ``LlamaForCausalLM`` with the default rotary embedding, SiLU, no
+    biases and plain linear layers (no adapter inside): what this forward and the GGUF export
+    (``pipeline.model.gguf_export``) read."""
+    config = getattr(model, "config", None)
+    if type(model).__name__ != "LlamaForCausalLM" or config is None:
+        return False
+    rotary = model.model.rotary_emb
+    return not (getattr(config, "attention_bias", False) or getattr(config, "mlp_bias", False)
+                or config.hidden_act != "silu" or getattr(rotary, "rope_type", "") != "default"
+                or getattr(config, "pretraining_tp", 1) != 1
+                or not all(type(module) is torch.nn.Linear for layer in model.model.layers
+                           for module in _projections(layer)))
 
 
 def _projections(layer: Any) -> tuple:

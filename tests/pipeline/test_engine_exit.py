@@ -15,7 +15,8 @@ import pytest
 import torch
 from transformers import LlamaConfig, LlamaForCausalLM
 
-from pipeline.model.engine import Engine, EngineClosed
+from pipeline.model.engine import Engine
+from pipeline.model.engine_thread import EngineClosed
 from pipeline.model.greedy import DecodeStats
 
 ROOT = Path(__file__).resolve().parents[2]
