@@ -107,8 +107,8 @@ class GenerationSettings:
     # other) is decoded again as a copy without that value (``pipeline.agent.repeated_values``)
     distinct_values: bool = True
     # what decodes: "torch" (the model's own forward, fp32 or bf16) or "llama.cpp" (a GGUF
-    # export of the model, ``pipeline.model.llamacpp_engine``: ~4-9x faster on a CPU; needs the
-    # llamacpp extra; bf16, lookup_tokens and prefill_batch do not apply)
+    # export of the model, ``pipeline.model.llamacpp_engine``; needs the llamacpp extra; bf16
+    # and prefill_batch do not apply)
     backend: Literal["torch", "llama.cpp"] = "torch"
     # the llama.cpp backend's weights: "f16" (logits within ~0.03 of torch's fp32), "q8_0" (int8
     # blocks: faster decoding, logits within ~0.7) or "f32" (within ~0.01, the slowest)
@@ -143,7 +143,8 @@ class ModelPolicy:
                                   batch_size=settings.batch_size,
                                   cache_entries=settings.prefix_cache, stats=self._work,
                                   threads=thread_count(settings.threads or os.cpu_count() or 1),
-                                  weights=settings.gguf_weights)
+                                  weights=settings.gguf_weights,
+                                  lookup=settings.lookup_tokens)
         return Engine(model, stops=stop_ids(tokenizer), batch_size=settings.batch_size,
                       lookup=settings.lookup_tokens, cache=self.cache, stats=self._work,
                       bf16=self.bf16, prefill_batch=settings.prefill_batch)

@@ -323,7 +323,7 @@ def _step(model: Any, active: list[Row], past: RoomyCache, mask: torch.Tensor,
     ids (shorter drafts padded with unkept slots); each row keeps what greedy decoding chooses.
     The slots no row kept are cropped from ``past``; a row that kept fewer than another has
     its unkept slots masked as holes. Returns the mask, as long as ``past``."""
-    drafts = [_draft(r, stops, lookup, earlier) for r in active]
+    drafts = [row_draft(r, stops, lookup, earlier) for r in active]
     slots = 1 + max(len(d) for d in drafts)
     width = mask.shape[1]
     mask = torch.cat([mask, mask.new_ones(len(active), slots)], dim=1)
@@ -338,7 +338,7 @@ def _step(model: Any, active: list[Row], past: RoomyCache, mask: torch.Tensor,
     for b, row in enumerate(active):
         if row.choose is not None:  # a chooser's row has no draft: one slot
             best[b][0] = row.choose(row.generated, out.logits[b, 0])
-    kept = [_accept(r, d, list(zip(b, s, g, strict=True)), stops, stats)
+    kept = [accept_draft(r, d, list(zip(b, s, g, strict=True)), stops, stats)
             for r, d, b, s, g in zip(active, drafts, best, second, gap, strict=True)]
     most = max(kept)
     for b, count in enumerate(kept):
@@ -349,7 +349,7 @@ def _step(model: Any, active: list[Row], past: RoomyCache, mask: torch.Tensor,
     return mask
 
 
-def _draft(row: Row, stops: set[int], lookup: int, earlier: Sequence[int]) -> list[int]:
+def row_draft(row: Row, stops: set[int], lookup: int, earlier: Sequence[int]) -> list[int]:
     """The row's prompt-lookup draft (from its own ids or the ``earlier`` answers; none for a
     row with a chooser): no longer than the answer may still grow besides the token every
     forward adds, and cut after its first stop id (nothing after one is kept)."""
@@ -363,7 +363,7 @@ def _draft(row: Row, stops: set[int], lookup: int, earlier: Sequence[int]) -> li
     return ids
 
 
-def _accept(row: Row, drafted: list[int], best: list[tuple[int, int, float]],
+def accept_draft(row: Row, drafted: list[int], best: list[tuple[int, int, float]],
             stops: set[int], stats: DecodeStats) -> int:
     """Append to ``row`` the tokens greedy decoding chooses after its pending token and after
     each draft id that matched the model's own choice (``best[j]``: the model's token after

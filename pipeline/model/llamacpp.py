@@ -3,15 +3,17 @@ uses it: sequences of keys and values in one cache, a forward over tokens of sev
 sequences at once, the logits of chosen positions.
 
     model = LlamaCppModel("model-f16.gguf", context=16384, sequences=24, threads=2)
-    logits = model.forward([(0, prompt_ids, 0)])[0]       # sequence 0 from position 0
+    logits = model.forward([(0, prompt_ids, 0)])[0][-1]   # sequence 0 from position 0
     model.copy(0, 5, 300)                                   # sequence 5 shares 0's first 300
-    logits = model.forward([(0, [next_id], len(prompt_ids)), (5, [other_id], 300)])
+    rows = model.forward([(0, [next_id, *draft], len(prompt_ids)), (5, [other_id], 300)],
+                         last=[1 + len(draft), 1])          # logits after each draft id too
     model.remove(5)                                         # forget sequence 5's cells
 
 The cache is unified: a sequence copied from another shares its cells (``copy`` marks them,
 no keys or values move), so a prompt whose prefix an earlier one computed prefills only the
 rest. ``forward`` splits its tokens into llama.cpp batches of at most ``batch`` positions and
-returns, per entry, the fp32 logits of its last position (a copy: llama.cpp reuses its buffer).
+returns, per entry, the fp32 logits of its last positions (a copy: llama.cpp reuses its
+buffer).
 A forward the cache has no room for raises ``CacheFull`` having decoded nothing more of that
 batch; the caller frees sequences and tries again. llama.cpp's log lines are silenced.
 """
@@ -80,35 +82,38 @@ class LlamaCppModel:
         self.batch_size, self.sequences, self.context = batch, sequences, context
         self._batch = lib.llama_batch_init(batch, 0, 1)
 
-    def forward(self, entries: Sequence[Entry]) -> list[np.ndarray]:
-        """Decode every entry's tokens (sequence, ids, first position) and return the logits
-        after each entry's last id, in entry order."""
+    def forward(self, entries: Sequence[Entry], last: Sequence[int] | None = None
+                ) -> list[np.ndarray]:
+        """Decode every entry's tokens (sequence, ids, first position) and return, per entry,
+        the logits after each of its last ``last[e]`` ids (default 1), as an array of
+        ``(last[e], vocabulary)``, in entry order."""
         lib, batch = self.lib, self._batch
+        kept = list(last) if last is not None else [1] * len(entries)
         slots: list[tuple[int, int]] = [(e, i) for e, (_, ids, _) in enumerate(entries)
                                         for i in range(len(ids))]
-        logits: list[np.ndarray | None] = [None] * len(entries)
+        logits: list[list[np.ndarray]] = [[] for _ in entries]
         for start in range(0, len(slots), self.batch_size):
             part = slots[start:start + self.batch_size]
             batch.n_tokens = len(part)
-            ends = []
+            outputs = []
             for j, (e, i) in enumerate(part):
                 sequence, ids, first = entries[e]
                 batch.token[j], batch.pos[j] = ids[i], first + i
                 batch.n_seq_id[j], batch.seq_id[j][0] = 1, sequence
-                last = i == len(ids) - 1
-                batch.logits[j] = last
-                if last:
-                    ends.append((e, j))
+                wanted = i >= len(ids) - kept[e]
+                batch.logits[j] = wanted
+                if wanted:
+                    outputs.append((e, j))
             code = lib.llama_decode(self.ctx, batch)
             if code == 1:
                 raise CacheFull(f"no room in the cache of {self.context} positions for "
                                 f"{len(part)} more")
             if code != 0:
                 raise LlamaCppError(f"llama_decode failed with code {code}")
-            for e, j in ends:
+            for e, j in outputs:
                 row = lib.llama_get_logits_ith(self.ctx, j)
-                logits[e] = np.ctypeslib.as_array(row, shape=(self.vocab,)).copy()
-        return logits  # type: ignore[return-value]
+                logits[e].append(np.ctypeslib.as_array(row, shape=(self.vocab,)).copy())
+        return [np.stack(rows) for rows in logits]
 
     def copy(self, source: int, target: int, length: int) -> None:
         """Sequence ``target`` becomes ``source``'s first ``length`` positions (shared)."""

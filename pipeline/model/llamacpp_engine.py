@@ -16,10 +16,12 @@ round differently from fp32, so a near-tie may go the other way (the logits diff
 Each answer decodes in its own sequence of llama.cpp's unified cache; one thread takes
 waiting requests between decode steps (at most ``batch_size`` answers at once), prefills each
 after the longest prefix a sequence already holds (an earlier prompt and its answer: the
-conversation so far, or the system prompt), and decodes one token of every answer per forward.
-A finished answer's sequence stays as a cached prefix; ``cache_entries`` of them are kept, the
-least recently used given up first (also when the cache of ``context`` positions is full).
-Prompt-lookup drafts (the torch engine's ``lookup``) are not made here.
+conversation so far, or the system prompt), and decodes one token of every answer per forward,
+with up to ``lookup`` prompt-lookup draft ids each in a batch of at most ``DRAFT_ROWS``
+(``pipeline.model.lookup``; the drafts and their acceptance are ``pipeline.model.greedy``'s, the
+draft ids a row did not keep leave its sequence). A finished answer's sequence stays as a
+cached prefix; ``cache_entries`` of them are kept, the least recently used given up first (also
+when the cache of ``context`` positions is full).
 """
 
 from __future__ import annotations
@@ -35,8 +37,9 @@ import numpy as np
 import torch
 
 from pipeline.model.engine_thread import IDLE_S, EngineThread
-from pipeline.model.greedy import Answer, Chooser, DecodeStats
+from pipeline.model.greedy import DRAFT_ROWS, Chooser, DecodeStats, Row, accept_draft, row_draft
 from pipeline.model.llamacpp import CacheFull, LlamaCppModel
+from pipeline.model.lookup import LOOKUP_TOKENS, AnswerMemory
 from pipeline.model.prefix_cache import common_prefix
 
 CONTEXT = 16384  # cache positions shared by all sequences (f16 keys and values: ~23 KB each)
@@ -51,70 +54,59 @@ class Slot:
     busy: bool = False
 
 
-@dataclass(slots=True)
-class Row:
-    slot: int
-    fed: list[int]  # what the slot holds
-    limit: int
-    choose: Chooser | None
-    future: Future
-    cached: int
-    generated: list[int] = field(default_factory=list)  # ends with the pending id, not fed
-    runners_up: list[int] = field(default_factory=list)
-    gaps: list[float] = field(default_factory=list)
-    done: bool = False
-
-
 class LlamaCppEngine(EngineThread):
     thread_name = "pagescout-llamacpp"
 
     def __init__(self, model: Any, tokenizer: Any, *, stops: Sequence[int], batch_size: int,
                  cache_entries: int, stats: DecodeStats, threads: int, weights: str = "f16",
-                 context: int = CONTEXT, idle_s: float = IDLE_S) -> None:
+                 lookup: int = LOOKUP_TOKENS, context: int = CONTEXT,
+                 idle_s: float = IDLE_S) -> None:
         from pipeline.model.gguf_export import exported_gguf
 
         super().__init__(batch_size, idle_s)
         self.path = exported_gguf(model, tokenizer, weights_digest(model), weights)
-        self.stops, self.stats = set(stops), stats
+        self.stops, self.stats, self.lookup = set(stops), stats, lookup
         self.slots = [Slot() for _ in range(batch_size + max(cache_entries, 1))]
         self.llm = LlamaCppModel(self.path, context=context, sequences=len(self.slots),
                                  threads=threads)
+        self.memory = AnswerMemory()  # drafts come from the earlier answers too
 
     def _run(self) -> None:
-        rows: list[Row] = []
+        rows: dict[int, tuple[Row, int, Future]] = {}  # id(row) -> (row, its slot, its caller)
         while True:
             if self._closing:
-                for row in rows:
-                    self._release(row)
-                self._abandon(row.future for row in rows)
+                for _, slot, _ in rows.values():
+                    self._release(slot)
+                self._abandon(future for *_, future in rows.values())
                 return
             taken = self._take(len(rows))
             if taken is None:
                 return
-            for request in taken:
+            for ids, limit, choose, future in taken:
                 try:
-                    row = self._prefill(*request)
+                    row, slot = self._prefill(ids, limit, choose)
                 except Exception as exc:  # noqa: BLE001 -- the request's caller gets it
-                    request[-1].set_exception(exc)
+                    future.set_exception(exc)
                     continue
                 if row.done:
-                    self._finish(row)
+                    self._finish(row, slot, future)
                 else:
-                    rows.append(row)
+                    rows[id(row)] = (row, slot, future)
             try:
                 if rows:
-                    rows = self._step(rows)
+                    for row in self._step([(row, slot) for row, slot, _ in rows.values()]):
+                        _, slot, future = rows.pop(id(row))
+                        self._finish(row, slot, future)
             except Exception as exc:  # noqa: BLE001 -- handed to every caller in the batch
-                for row in rows:
-                    self._release(row)
-                    row.future.set_exception(exc)
-                rows = []
+                for _, slot, future in rows.values():
+                    self._release(slot)
+                    future.set_exception(exc)
+                rows = {}
 
-    def _prefill(self, ids: list[int], limit: int, choose: Chooser | None,
-                 future: Future) -> Row:
-        """A row for the prompt: a free sequence holding the longest prefix any sequence
-        computed (at most all but the prompt's last id, whose logits the first answer id
-        needs), the rest of the prompt decoded."""
+    def _prefill(self, ids: list[int], limit: int, choose: Chooser | None) -> tuple[Row, int]:
+        """A row for the prompt and its sequence: a free one holding the longest prefix any
+        sequence computed (at most all but the prompt's last id, whose logits the first answer
+        id needs), the rest of the prompt decoded."""
         started = time.perf_counter()
         outside = [i for i in ids if not 0 <= i < self.llm.vocab]
         if outside:
@@ -131,60 +123,55 @@ class LlamaCppEngine(EngineThread):
         slot = self.slots[target]
         slot.busy, slot.fed = True, ids[:reused]
         try:
-            logits = self._forward_evicting([(target, ids[reused:], reused)])[0]
+            logits = self._forward_evicting([(target, ids[reused:], reused)])[0][-1]
         except Exception:
-            self.llm.remove(target)
-            slot.busy, slot.fed = False, []
+            self._release(target, forget=True)
             raise
         slot.fed = list(ids)
-        row = Row(target, slot.fed, limit, choose, future, reused)
-        self._choose(row, logits)
+        best, second, gap = _choices(logits)
+        token = best if choose is None else choose([], torch.from_numpy(logits))
+        row = Row(slot.fed, (), limit, [token], reused, token in self.stops or limit <= 1,
+                  [second], [gap], choose)
         self.stats.prompt_tokens += len(ids)
         self.stats.cached_tokens += reused
         self.stats.prefill_forwards += 1
         self.stats.prefill_seconds += time.perf_counter() - started
-        return row
+        return row, target
 
-    def _step(self, rows: list[Row]) -> list[Row]:
-        """One forward of every row's pending id; the rows it finished are answered."""
+    def _step(self, rows: list[tuple[Row, int]]) -> list[Row]:
+        """One forward of every row's pending id and its prompt-lookup draft (none in a batch
+        of more than ``DRAFT_ROWS``); each row keeps what greedy decoding chooses, and the
+        draft ids it did not keep leave its sequence. Returns the rows that finished."""
         started = time.perf_counter()
-        entries = [(r.slot, [r.generated[-1]], len(r.fed)) for r in rows]
-        logits = self._forward_evicting(entries)
-        staying = []
-        for row, row_logits in zip(rows, logits, strict=True):
-            row.fed.append(row.generated[-1])
-            self._choose(row, row_logits)
+        drafting = self.lookup if len(rows) <= DRAFT_ROWS else 0
+        drafts = [row_draft(row, self.stops, drafting, self.memory.ids) for row, _ in rows]
+        entries = [(slot, [row.generated[-1], *draft], len(row.fed))
+                   for (row, slot), draft in zip(rows, drafts, strict=True)]
+        logits = self._forward_evicting(entries, [1 + len(d) for d in drafts])
+        finished = []
+        for (row, slot), draft, row_logits in zip(rows, drafts, logits, strict=True):
+            best = [_choices(position) for position in row_logits]
+            if row.choose is not None:  # a chooser's row has no draft: one position
+                best[0] = (row.choose(row.generated, torch.from_numpy(row_logits[0])),
+                           *best[0][1:])
+            accept_draft(row, draft, best, self.stops, self.stats)
+            self.llm.truncate(slot, len(row.fed))  # the draft ids it did not keep
             if row.done:
-                self._finish(row)
-            else:
-                staying.append(row)
+                finished.append(row)
+                if row.choose is None:
+                    self.memory.add(row.generated)
         self.stats.decode_steps += 1
         self.stats.decode_rows += len(rows)
-        self.stats.decode_tokens += len(rows)
         self.stats.decode_seconds += time.perf_counter() - started
-        return staying
+        return finished
 
-    def _choose(self, row: Row, logits: np.ndarray) -> None:
-        """Append the next id (greedy, or the row's chooser) with its runner-up and gap."""
-        best = int(logits.argmax())
-        top = logits[best]
-        logits[best] = -np.inf
-        second = int(logits.argmax())
-        gap = float(top - logits[second])
-        logits[best] = top
-        token = best if row.choose is None else row.choose(row.generated,
-                                                           torch.from_numpy(logits))
-        row.generated.append(token)
-        row.runners_up.append(second)
-        row.gaps.append(gap)
-        row.done = token in self.stops or len(row.generated) >= row.limit
-
-    def _forward_evicting(self, entries: list[tuple[int, list[int], int]]) -> list[np.ndarray]:
+    def _forward_evicting(self, entries: list[tuple[int, list[int], int]],
+                          last: list[int] | None = None) -> list[np.ndarray]:
         """``forward``, giving up cached sequences (least recently used first) while the
         cache is full; a prefill's partly decoded prompt is cut back before each new try."""
         while True:
             try:
-                return self.llm.forward(entries)
+                return self.llm.forward(entries, last)
             except CacheFull:
                 idle = [i for i, s in enumerate(self.slots) if not s.busy and s.fed]
                 if not idle:
@@ -213,13 +200,28 @@ class LlamaCppEngine(EngineThread):
         others = [i for i in free if i != avoid] or free
         return min(others, key=lambda i: self.slots[i].used)
 
-    def _finish(self, row: Row) -> None:
-        self._release(row)
-        row.future.set_result(Answer(row.generated, row.cached, row.runners_up, row.gaps))
+    def _finish(self, row: Row, slot: int, future: Future) -> None:
+        self._release(slot)
+        future.set_result(row.answer())
 
-    def _release(self, row: Row) -> None:
-        slot = self.slots[row.slot]
-        slot.busy, slot.used = False, time.monotonic()
+    def _release(self, slot: int, forget: bool = False) -> None:
+        """The sequence serves no answer any more (``forget``: its cells are dropped too)."""
+        if forget:
+            self.llm.remove(slot)
+            self.slots[slot].fed = []
+        self.slots[slot].busy, self.slots[slot].used = False, time.monotonic()
+
+
+def _choices(logits: np.ndarray) -> tuple[int, int, float]:
+    """The first maximum of ``logits``, the runner-up and the gap between them (as
+    ``pipeline.model.greedy`` reads a row's logits)."""
+    best = int(logits.argmax())
+    top = logits[best]
+    logits[best] = -np.inf
+    second = int(logits.argmax())
+    gap = float(top - logits[second])
+    logits[best] = top
+    return best, second, gap
 
 
 def weights_digest(model: Any) -> str:
