@@ -2,7 +2,7 @@
 file that llama.cpp runs, with the tokenizer's vocabulary (functional tokens included).
 
     write_gguf(model, tokenizer, "outputs/run/model-f16.gguf", weights="f16")
-    path = exported_gguf(model, tokenizer, key="run-hash", weights="q8_0")   # cached once
+    path = exported_gguf(model, tokenizer, weights="q8_0")    # cached by the weights' digest
 
 llama.cpp decodes SmolLM2-135M on this 2-core CPU ~10x faster a token than the fp32 torch
 forward, whose speed is bound by reading 538 MB of weights per token; GGUF stores them in f16
@@ -41,11 +41,13 @@ class GGUFExportError(PagescoutError):
     not fit the embedding); the message says what it is."""
 
 
-def exported_gguf(model: Any, tokenizer: Any, key: str, weights: Weights = "f16") -> Path:
-    """The GGUF file of ``model`` under ``<cache>/gguf/``, written on the first call for this
-    ``key`` (a digest of the checkpoint the model came from) and ``weights``; a file another
-    process is writing is written to a temporary name and renamed into place."""
-    name = hashlib.sha256(f"{key}|{weights}|{FORMAT_VERSION}".encode()).hexdigest()[:20]
+def exported_gguf(model: Any, tokenizer: Any, weights: Weights = "f16") -> Path:
+    """The GGUF file of ``model`` under ``<cache>/gguf/``, written on the first call for these
+    weights (``weights_digest``, the tokenizer's size) and ``weights`` type; each writer writes
+    a file of its own and renames it into place, so processes exporting at once do not
+    clash."""
+    key = f"{weights_digest(model)}|{len(tokenizer)}|{weights}|{FORMAT_VERSION}"
+    name = hashlib.sha256(key.encode()).hexdigest()[:20]
     path = cache_root() / "gguf" / f"{name}-{weights}.gguf"
     if path.is_file() and path.stat().st_size > 0:
         return path
@@ -54,6 +56,17 @@ def exported_gguf(model: Any, tokenizer: Any, key: str, weights: Weights = "f16"
     write_gguf(model, tokenizer, partial, weights)
     partial.replace(path)
     return path
+
+
+def weights_digest(model: Any) -> str:
+    """A digest of the model's weights (names, shapes, dtypes and bytes)."""
+    import torch
+
+    digest = hashlib.blake2b(digest_size=16)
+    for name, tensor in model.state_dict().items():
+        digest.update(f"{name}{tuple(tensor.shape)}{tensor.dtype}".encode())
+        digest.update(tensor.detach().contiguous().cpu().view(torch.uint8).numpy().tobytes())
+    return digest.hexdigest()
 
 
 def write_gguf(model: Any, tokenizer: Any, path: str | Path, weights: Weights = "f16") -> Path:

@@ -26,7 +26,6 @@ when the cache of ``context`` positions is full).
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Sequence
 from concurrent.futures import Future
@@ -64,7 +63,7 @@ class LlamaCppEngine(EngineThread):
         from pipeline.model.gguf_export import exported_gguf
 
         super().__init__(batch_size, idle_s)
-        self.path = exported_gguf(model, tokenizer, weights_digest(model), weights)
+        self.path = exported_gguf(model, tokenizer, weights)
         self.stops, self.stats, self.lookup = set(stops), stats, lookup
         self.slots = [Slot() for _ in range(batch_size + max(cache_entries, 1))]
         self.llm = LlamaCppModel(self.path, context=context, sequences=len(self.slots),
@@ -222,12 +221,3 @@ def _choices(logits: np.ndarray) -> tuple[int, int, float]:
     gap = float(top - logits[second])
     logits[best] = top
     return best, second, gap
-
-
-def weights_digest(model: Any) -> str:
-    """A digest of the model's weights (names, shapes and bytes): the key of its GGUF export."""
-    digest = hashlib.blake2b(digest_size=16)
-    for name, tensor in model.state_dict().items():
-        digest.update(f"{name}{tuple(tensor.shape)}{tensor.dtype}".encode())
-        digest.update(tensor.detach().contiguous().cpu().view(torch.uint8).numpy().tobytes())
-    return digest.hexdigest()
