@@ -348,13 +348,10 @@ def load_model_policy(spec: str | Path, settings: GenerationSettings = Generatio
     """A policy from a training run folder (its ``adapter/``), an adapter folder or
     ``checkpoint-N``, a merged folder holding the functional tokens, or a base model spec
     (``smollm2``, a folder, a .gguf, a hub id) for the untuned baseline."""
-    from pipeline.model.hf import load_causal_lm
-    from pipeline.model.trained import load_trained, trained_folder
+    from pipeline.model.trained import load_model, trained_folder
 
-    folder = trained_folder(spec)
-    if folder is not None:
-        model, tokenizer = load_trained(folder, dtype=dtype, merge=True)
-        return ModelPolicy(model, tokenizer, "trained", f"checkpoint:{folder}", settings)
-    model, tokenizer = load_causal_lm(spec, dtype=dtype)
-    model.eval()
+    model, tokenizer, trained = load_model(spec, dtype)
+    if trained:
+        return ModelPolicy(model, tokenizer, "trained", f"checkpoint:{trained_folder(spec)}",
+                           settings)
     return ModelPolicy(model, tokenizer, "untuned", f"base:{spec}", settings)

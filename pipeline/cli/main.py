@@ -4,6 +4,7 @@
     python -m pipeline query <page.json.gz | url | file> --text "add to cart" --role button
     python -m pipeline report --config configs/pipeline/report.yaml [key=value ...]
     python -m pipeline serve --config configs/serve/default.yaml checkpoint=RUN | model=smollm2
+    python -m pipeline export-gguf RUN --out model.gguf [--weights f16|q8_0|f32]
 
 ``snapshot`` prints one page's rendering (stdout) and its compaction metrics (stderr); ``query``
 runs one query tool (or any tool call, ``--call '<bu_query>{...}<bu_end>'``) against a page, or
@@ -11,7 +12,9 @@ prints what an agent mode observes (``--observe query_only``);
 ``report`` is the main job: it captures the bundled fixture pages and MiniWoB++ task pages and
 prints nodes / characters / tokens / milliseconds per page for raw HTML, flat and outline;
 ``serve`` runs the OpenAI-compatible server with browser sessions and agent runs
-(``pipeline.serve``; ``host=``, ``port=`` and any other key of ``ServeConfig`` as overrides).
+(``pipeline.serve``; ``host=``, ``port=`` and any other key of ``ServeConfig`` as overrides);
+``export-gguf`` writes a trained checkpoint (its adapter merged) or a base model as a GGUF file
+that llama.cpp and the tools built on it load (``pipeline.model.gguf_export``).
 Errors print one line naming the problem and exit with status 2.
 """
 
@@ -71,6 +74,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="serve the tools as an MCP server instead (stdio or streamable HTTP)")
     serve.add_argument("overrides", nargs="*",
                        help="key.sub=value overrides: checkpoint=RUN, model=smollm2, port=8011")
+    export = commands.add_parser("export-gguf", help="write a checkpoint as a GGUF file")
+    export.add_argument("model", help="a training run folder, its adapter/, a checkpoint-N, a "
+                        "merged folder, or a base model spec (smollm2)")
+    export.add_argument("--out", type=Path, required=True, help="the .gguf file to write")
+    export.add_argument("--weights", choices=("f16", "q8_0", "f32"), default="f16")
     return parser
 
 
@@ -106,6 +114,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return query(args, _loader(args))
     if args.command == "serve":
         return serve(args)
+    if args.command == "export-gguf":
+        return export_gguf(args)
     return report(args)
 
 
@@ -171,6 +181,19 @@ def report(args: argparse.Namespace) -> int:
 
     config = load_config(ReportConfig, args.config, shared_overrides(args))
     run_report(config)
+    return 0
+
+
+def export_gguf(args: argparse.Namespace) -> int:
+    from pipeline.model.gguf_export import pre_tokenizer, write_gguf
+    from pipeline.model.trained import load_model
+    from pipeline.page_state import check_writable
+
+    check_writable(args.out)  # before the model loads
+    model, tokenizer, _ = load_model(args.model)
+    path = write_gguf(model, tokenizer, args.out, args.weights)
+    print(f"{path}: {path.stat().st_size / 2**20:.1f} MB, {args.weights} weights, "
+          f"{len(tokenizer)} tokens, pre-tokenizer {pre_tokenizer(tokenizer)}")
     return 0
 
 

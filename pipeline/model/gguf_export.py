@@ -11,8 +11,11 @@ laid out as llama.cpp's own converter writes a ``LlamaForCausalLM``: the query a
 projections' rows permuted from the Hugging Face rotary layout (halves) to GGML's (interleaved
 pairs); norms stay fp32; a tied output head is left out (llama.cpp reads the embedding then).
 The vocabulary is written as a GPT-2 style BPE (tokens in id order, their merges, special
-tokens as control tokens) so that the file loads; prompts are still tokenized by the Hugging
-Face tokenizer and passed to llama.cpp as ids, so its own pre-tokenizer is never used.
+tokens -- the functional tokens among them -- as control tokens), with llama.cpp's name of the
+pre-tokenizer (``pre_tokenizer``, found as llama.cpp's converter finds it) and the chat
+template, so llama.cpp's own tokenizer gives the Hugging Face tokenizer's ids and the file
+serves in llama.cpp's tools as it is (``python -m pipeline export-gguf``). pagescout's engine
+still passes ids it tokenized itself.
 
 Only a plain Llama model (the architecture ``pipeline.model.llama_forward`` takes) is written;
 anything else raises ``GGUFExportError`` naming what it has.
@@ -33,7 +36,20 @@ from pipeline.model.token_count import cache_root
 
 Weights = Literal["f16", "q8_0", "f32"]
 WEIGHT_TYPES = ("f16", "q8_0", "f32")
-FORMAT_VERSION = 1  # bump when the written file changes, so cached exports are rebuilt
+FORMAT_VERSION = 2  # bump when the written file changes, so cached exports are rebuilt
+# llama.cpp names a BPE pre-tokenizer by the sha256 of the ids its tokenizer gives this text
+# (llama.cpp's convert_hf_to_gguf.py); the Llama-architecture ones a plain Llama model may have
+PRE_TOKENIZER_TEXT = (
+    '\n \n\n \n\n\n \t \t\t \t\n  \n   \n    \n     \n🚀 (normal) 😶\u200d🌫️ (multiple emoj'
+    'is concatenated) ✅ 🦙🦙 3 33 333 3333 33333 333333 3333333 33333333 3.3 3..3 3...3 កាន'
+    "់តែពិសេសអាច😁 ?我想在apple工作1314151天～ ------======= нещо на Български ''''''```````"
+    '""""......!!!!!!?????? I\'ve been \'told he\'s there, \'RE you sure? \'M not sure I'
+    "'ll make it, 'D you like some tea? We'Ve a'lL")
+PRE_TOKENIZERS = {
+    "855059429035d75a914d1eda9f10a876752e281a054a7a3d421ef0533e5b6249": "smollm",
+    "0ef9807a4087ebef797fc749390439009c3b9eda9ad1a097abbe738f486c01e5": "llama-bpe",
+    "3ce83efda5659b07b1ad37ca97ca5797ea4285d9b9ab0dc679e4a720c9da7454": "gpt-2",
+}
 
 
 class GGUFExportError(PagescoutError):
@@ -96,7 +112,7 @@ def write_gguf(model: Any, tokenizer: Any, path: str | Path, weights: Weights = 
     writer.add_file_type({"f32": 0, "f16": 1, "q8_0": 7}[weights])
 
     writer.add_tokenizer_model("gpt2")
-    writer.add_tokenizer_pre("default")
+    writer.add_tokenizer_pre(pre_tokenizer(tokenizer))
     writer.add_token_list(tokens)
     writer.add_token_types(types)
     writer.add_token_merges(merges)
@@ -107,6 +123,8 @@ def write_gguf(model: Any, tokenizer: Any, path: str | Path, weights: Weights = 
         if isinstance(token_id, int):
             setter(token_id)
     writer.add_add_bos_token(False)
+    if isinstance(getattr(tokenizer, "chat_template", None), str):
+        writer.add_chat_template(tokenizer.chat_template)
 
     for name, array in _llama_tensors(state, config):
         _add_tensor(writer, gguf, name, array, weights)
@@ -115,6 +133,13 @@ def write_gguf(model: Any, tokenizer: Any, path: str | Path, weights: Weights = 
     writer.write_tensors_to_file()
     writer.close()
     return path
+
+
+def pre_tokenizer(tokenizer: Any) -> str:
+    """llama.cpp's name for the tokenizer's pre-tokenizer (how it splits text before BPE):
+    "smollm" for SmolLM2's; "default" when the tokenizer is none llama.cpp is known to name."""
+    ids = tokenizer.encode(PRE_TOKENIZER_TEXT, add_special_tokens=False)
+    return PRE_TOKENIZERS.get(hashlib.sha256(str(ids).encode()).hexdigest(), "default")
 
 
 def _llama_config(model: Any) -> Any:

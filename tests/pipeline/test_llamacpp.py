@@ -1,7 +1,8 @@
 """The llama.cpp backend with the real SmolLM2 code: the GGUF export of a LoRA-adapted model with
 the functional tokens (merged) gives torch's logits, and the engine's answers are torch's, with
 prefixes reused, a full cache emptied of old prefixes, a chooser obeyed and a bad request
-failed alone."""
+failed alone; ``python -m pipeline export-gguf`` writes a file llama.cpp's own tokenizer reads
+as the checkpoint's."""
 
 from __future__ import annotations
 
@@ -13,12 +14,14 @@ import torch
 from model_helpers import STEPS, adapted_model, conversations
 
 from pipeline.agent.model_policy import GenerationSettings, ModelPolicy
+from pipeline.cli.main import main as cli_main
 from pipeline.model.generate import stop_ids
 from pipeline.model.gguf_export import GGUFExportError, write_gguf
 from pipeline.model.greedy import DecodeStats
 from pipeline.model.llamacpp import LlamaCppModel
 from pipeline.model.llamacpp_engine import LlamaCppEngine
 from pipeline.model.render import render_prompt
+from pipeline.model.trained import load_model
 
 OPTIONS = {"max_length": 1024, "max_new_tokens": 12}
 PROMPTS = [c for step in STEPS for c in conversations(step)]
@@ -123,3 +126,30 @@ def test_a_model_with_its_adapter_unmerged_is_not_exported(adapted, tmp_path):
     model, tokenizer = adapted
     with pytest.raises(GGUFExportError, match="adapters merged"):
         write_gguf(model, tokenizer, tmp_path / "model.gguf")
+
+
+@pytest.mark.slow
+def test_export_gguf_writes_a_file_llama_cpp_tokenizes_as_the_checkpoint_does(tiny_checkpoint,
+                                                                               tmp_path):
+    import llama_cpp
+
+    out = tmp_path / "model.gguf"
+    assert cli_main(["export-gguf", str(tiny_checkpoint), "--out", str(out),
+                     "--weights", "q8_0"]) == 0
+    _, tokenizer, trained = load_model(tiny_checkpoint)
+    assert trained
+    text = tokenizer.apply_chat_template([
+        {"role": "user", "content": 'Task: type "naïve 3.5 😀" into the field'},
+        {"role": "assistant", "content": '<bu_type>{"index": 4, "text": "naïve"}<bu_end>'}],
+        tokenize=False)
+    llm = llama_cpp.Llama(str(out), vocab_only=True, verbose=False)
+    ids = tokenizer.encode(text, add_special_tokens=False)
+    assert llm.tokenize(text.encode(), add_bos=False, special=True) == ids
+    assert {"<bu_type>", "<bu_end>"} <= set(tokenizer.convert_ids_to_tokens(ids))
+    assert llm.metadata["tokenizer.ggml.pre"] == "smollm"
+    assert llm.metadata["tokenizer.chat_template"] == tokenizer.chat_template
+
+
+def test_export_gguf_into_a_missing_folder_fails_before_loading_the_model(tmp_path, capsys):
+    assert cli_main(["export-gguf", "smollm2", "--out", str(tmp_path / "no" / "m.gguf")]) == 2
+    assert "does not exist" in capsys.readouterr().err
