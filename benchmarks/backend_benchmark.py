@@ -10,7 +10,7 @@ order rotating prompt by prompt, so the machine's load falls on all alike), ``--
 prompts at once (1: one episode's steps; 2: the eval's two workers), each backend with its own
 prefix cache. Per backend: seconds per answer and their ratio to torch's, prefill and decode
 tokens/s, answers identical to torch's, and the load average at start and end; written to
-``benchmarks/results/backends.json``.
+``benchmarks/results/backends_c<concurrency>.json``.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def main() -> None:
                  for r in rows])
     finish({"machine": machine_info(), "checkpoint": args.checkpoint, "prompts": len(prompts),
             "split": args.split, "threads": args.threads, "concurrency": args.concurrency,
-            "backends": rows}, Path("benchmarks/results") / "backends.json")
+            "backends": rows}, Path("benchmarks/results") / f"backends_c{args.concurrency}.json")
 
 
 def policy_of(checkpoint: str, name: str, threads: int) -> Any:

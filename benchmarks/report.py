@@ -19,7 +19,7 @@ from report_eval import EVAL_RESULTS, eval_sections
 from report_oracle import ORACLE_RESULTS, oracle_section
 from report_recipe import RECIPE_RESULTS, recipe_section
 from report_reliability import RELIABILITY_RESULTS, reliability_sections
-from report_serve import SERVE_RESULTS, serve_section
+from report_serve import SERVE_RESULTS, backends_section, serve_section
 from report_unseen import UNSEEN_RESULTS, unseen_sections
 from targets import per_1000_nodes
 
@@ -359,6 +359,7 @@ def build(results: dict[str, dict[str, Any] | None]) -> str:
     parts += ["", *eval_sections(results), *unseen_sections(results),
               *reliability_sections(results)]
     parts += ["", *serve_section(results["serve"])]
+    parts += ["", *backends_section([results["backends_c1"], results["backends_c2"]])]
     parts += ["", *oracle_section(results["oracle"])]
     parts += ["", *recipe_section(results["recipe"], results["eval_recipe_winner"])]
     if NOTES.exists():

@@ -10,7 +10,7 @@ from typing import Any
 
 from common import markdown_table
 
-SERVE_RESULTS = ("serve",)
+SERVE_RESULTS = ("serve", "backends_c1", "backends_c2")
 COLUMNS = (("server", "server"), ("clients", "clients"), ("requests", "requests"),
            ("requests_per_s", "req/s"), ("p50_s", "p50 s"), ("p95_s", "p95 s"),
            ("tokens_per_s", "tokens/s"), ("mean_batch", "mean batch"), ("errors", "errors"))
@@ -43,4 +43,27 @@ def serve_section(serve: dict[str, Any] | None) -> list[str]:
         out += ["", markdown_table(["round", *(label for _, label in COLUMNS)],
                                    [[row["round"], *(row.get(key) for key, _ in COLUMNS)]
                                     for row in rounds])]
+    return out
+
+
+def backends_section(runs: list[dict[str, Any] | None]) -> list[str]:
+    """``benchmarks/backend_benchmark.py``: torch against llama.cpp on recorded prompts."""
+    out = ["## Decoding backends: torch and llama.cpp", ""]
+    runs = [r for r in runs if r]
+    if not runs:
+        return out + ["_`benchmarks/results/backends_c*.json` is missing: "
+                      "`benchmarks/backend_benchmark.py` has not run._"]
+    for run in runs:
+        load = run["backends"][0]["load_avg_start_end"]
+        out += [f"`{run['command']}` at `{run['commit']}`: {run['prompts']} recorded prompts of "
+                f"the `{run['split']}` split, {run['concurrency']} at once, {run['threads']} "
+                f"threads, each prompt answered by every backend in turn (1-minute load average "
+                f"{load[0]} -> {load[3]}).", "",
+                markdown_table(["backend", "s/answer", "time vs torch", "prefill tokens/s",
+                                "decode tokens/s", "prefix cache hits", "answers as torch's"],
+                               [[r["backend"], f"{r['seconds_per_answer']:.3f}",
+                                 f"{r['ratio']:.3f}", r["prefill_tokens_per_s"],
+                                 r["decode_tokens_per_s"], f"{100 * r['cache_hit_share']:.1f}%",
+                                 f"{r['same_answers']}/{r['answers']}"]
+                                for r in run["backends"]]), ""]
     return out
