@@ -51,14 +51,16 @@ def backends_section(runs: list[dict[str, Any] | None]) -> list[str]:
     out = ["## Decoding backends: torch and llama.cpp", ""]
     runs = [r for r in runs if r]
     if not runs:
-        return out + ["_`benchmarks/results/backends_c*.json` is missing: "
-                      "`benchmarks/backend_benchmark.py` has not run._"]
+        missing = ("_`benchmarks/results/backends_c*.json` is missing: "
+                   "`benchmarks/backend_benchmark.py` has not run._")
+        return [*out, missing]
     for run in runs:
         load = run["backends"][0]["load_avg_start_end"]
-        out += [f"`{run['command']}` at `{run['commit']}`: {run['prompts']} recorded prompts of "
-                f"the `{run['split']}` split, {run['concurrency']} at once, {run['threads']} "
-                f"threads, each prompt answered by every backend in turn (1-minute load average "
-                f"{load[0]} -> {load[3]}).", "",
+        line = (f"`{run['command']}` at `{run['commit']}`: {run['prompts']} recorded prompts "
+                f"of the `{run['split']}` split, {run['concurrency']} at once, {run['threads']} "
+                "threads, each prompt answered by every backend in turn (1-minute load average "
+                f"{load[0]} -> {load[3]}).")
+        out += [line, "",
                 markdown_table(["backend", "s/answer", "time vs torch", "prefill tokens/s",
                                 "decode tokens/s", "prefix cache hits", "answers as torch's"],
                                [[r["backend"], f"{r['seconds_per_answer']:.3f}",
