@@ -54,6 +54,7 @@ from pipeline.agent.copied_values import (
 from pipeline.agent.policy import Situation, Turn, calls_before, turn_from_text
 from pipeline.agent.prompts import is_agent_prompt, mode_of, untuned_system_prompt
 from pipeline.agent.repeated_values import repeated_value, values_source, without_value
+from pipeline.errors import PagescoutError
 from pipeline.model.copy_span import CopySpan, is_span
 from pipeline.model.engine import Engine
 from pipeline.model.generate import (
@@ -125,6 +126,11 @@ class ModelPolicy:
                                        else settings.bf16)
         if self.bf16:  # the same bf16 autocast results, without casting weights every token
             bf16_linear_weights(model)
+        elif torch_decodes and _bf16_stored(model):
+            raise PagescoutError(
+                f"{name}: the model's linear weights are stored in bf16 (a bf16 policy on the "
+                "same model stored them so) but this policy decodes in fp32 (bf16=False); load "
+                "the model again for it")
         if settings.threads is not None:
             torch.set_num_threads(thread_count(settings.threads))
         self.cache = PrefixCache(settings.prefix_cache) \
@@ -329,6 +335,16 @@ class ModelPolicy:
         generation = generation_of(answer, len(ids), self.tokenizer)
         self._count(generation)
         return generation
+
+
+def _bf16_stored(model: Any) -> bool:
+    """Whether ``bf16_linear_weights`` stored the model's linear weights in bf16 while its
+    embedding stays fp32 (fp32 activations would then meet bf16 weights outside autocast)."""
+    embedding = model.get_input_embeddings() if hasattr(model, "get_input_embeddings") else None
+    if embedding is None or embedding.weight.dtype != torch.float32:
+        return False
+    return any(isinstance(m, torch.nn.Linear) and m.weight.dtype == torch.bfloat16
+               for m in model.modules())
 
 
 def _value_of(turn: Turn | None, action: str, argument: str) -> str | None:

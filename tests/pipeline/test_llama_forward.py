@@ -75,3 +75,15 @@ def test_other_models_keep_their_own_forward(models):
     eager.config._attn_implementation = "eager"
     assert llama_forward(eager) is None
     assert llama_forward(torch.nn.Linear(2, 2)) is None
+
+
+def test_an_fp32_policy_on_weights_a_bf16_policy_stored_in_bf16_says_so(models, base_folder):
+    from transformers import AutoTokenizer
+
+    from pipeline.agent.model_policy import GenerationSettings, ModelPolicy
+    from pipeline.errors import PagescoutError
+
+    tokenizer = AutoTokenizer.from_pretrained(str(base_folder))
+    with pytest.raises(PagescoutError, match="stored in bf16.*load the model again"):
+        ModelPolicy(models[True], tokenizer, "untuned", "shared", GenerationSettings(bf16=False))
+    ModelPolicy(models[False], tokenizer, "untuned", "fp32", GenerationSettings(bf16=False))

@@ -18,6 +18,7 @@ from pipeline.agent.openai_policy import OpenAIPolicy
 from pipeline.agent.policy import Situation
 from pipeline.distill import distill
 from pipeline.html.source import page_from_html
+from pipeline.model.trained import load_model
 from pipeline.serve.app import create_app
 from pipeline.serve.main import running_server
 
@@ -50,9 +51,12 @@ async def play(policy, fixture_dir) -> list[dict]:
 
 
 def test_the_openai_policy_through_the_server_plays_the_in_process_steps(policy, fixture_dir):
+    model, tokenizer, _ = load_model("smollm2")  # fp32 weights: a bf16 policy stores the
+    # shared fixture's linear weights in bf16 on a CPU with native bf16
+
     def longer() -> ModelPolicy:  # each side its own prefix cache, so both compute the same
         # prefills (a prefix the other side cached rounds differently)
-        return ModelPolicy(policy.model, policy.tokenizer, policy.kind, policy.name, FP32)
+        return ModelPolicy(model, tokenizer, policy.kind, policy.name, FP32)
 
     local = asyncio.run(play(longer(), fixture_dir))
     with running_server(create_app(serve_config(), longer())) as url:
