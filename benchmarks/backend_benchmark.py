@@ -1,5 +1,6 @@
-"""Decoding backends on the recorded agent prompts: torch (the model's own forward) against
-llama.cpp (a GGUF export: f16, q8_0, f32), the same checkpoint and prompts in one run.
+"""Decoding backends on the recorded agent prompts: torch (the model's own forward, in bf16 where
+the CPU runs it natively, or fp32) against llama.cpp (a GGUF export: f16, q8_0, f32), the same
+checkpoint and prompts in one run.
 
     python benchmarks/backend_benchmark.py --checkpoint outputs/dagger/select/best \
         --prompts outputs/dagger/dataset-2 --count 48 --threads 2
@@ -24,7 +25,7 @@ from typing import Any
 
 from common import finish, fmt, machine_info, print_table
 
-BACKENDS = ("torch", "llama.cpp/f16", "llama.cpp/q8_0", "llama.cpp/f32")
+BACKENDS = ("torch", "torch/fp32", "llama.cpp/f16", "llama.cpp/q8_0", "llama.cpp/f32")
 
 
 def main() -> None:
@@ -64,7 +65,10 @@ def policy_of(checkpoint: str, name: str, threads: int) -> Any:
     from pipeline.agent.model_policy import GenerationSettings, load_model_policy
 
     backend, _, weights = name.partition("/")
-    settings = GenerationSettings(threads=threads, backend=backend, gguf_weights=weights or "f16")
+    if backend == "torch":  # "torch": bf16 where the CPU runs it natively; "torch/fp32": never
+        settings = GenerationSettings(threads=threads, bf16=False if weights == "fp32" else None)
+    else:
+        settings = GenerationSettings(threads=threads, backend=backend, gguf_weights=weights)
     return load_model_policy(checkpoint, settings)
 
 
