@@ -149,6 +149,9 @@ SECTIONS = (
         "session, rounds 2-5 the next, engine of e95ec34): the recipe re-run with Mind2Web's "
         "ENTER trained as a key press and guesses within the task's range grounded (the same "
         "454 + 299 steps, as overrides)")),
+    ("eval_browsergym_s57", (
+        "BrowserGym MiniWoB benchmark, all five rounds (625 episodes): the recipe re-run on an "
+        "EPYC with AVX512-BF16 (1,465 + 1,117 training steps in the recipe's minutes, bf16)")),
 )
 STEPS_CURVES = ("browsergym_steps", "browsergym_dagger", "browsergym_dagger2")
 EVAL_RESULTS = (*(name for name, _ in SECTIONS), "agent", "throughput_cache")
