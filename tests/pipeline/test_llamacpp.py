@@ -99,6 +99,9 @@ def test_a_full_cache_gives_up_the_oldest_prefixes_and_the_answers_stay(merged):
     tight = engine(model, tokenizer, batch_size=1, context=longest + 64)  # one prompt at a time
     assert [tight.submit(ids, 12).result(timeout=120).ids for ids in prompts] == expected
     assert sum(bool(slot.fed) for slot in tight.slots) < len(prompts)  # older ones given up
+    uncached = engine(model, tokenizer, cache_entries=0)
+    answers = [uncached.submit(ids, 12).result(timeout=120) for ids in prompts]
+    assert [a.ids for a in answers] == expected and not any(a.cached for a in answers)
 
 
 @pytest.mark.slow
