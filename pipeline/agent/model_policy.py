@@ -16,6 +16,8 @@ and its letter case set as the task asks or as the conversation writes it
 (``pipeline.agent.copied_values``); with ``settings.distinct_values`` (the default) a typed text
 that another field of the form already holds is decoded again as another copy
 (``pipeline.agent.repeated_values``).
+With ``settings.backend`` "llama.cpp" a GGUF export of the model decodes instead
+(``pipeline.model.llamacpp_engine``: the same interface, drafts and choosers).
 ``next_turn`` calls made at the same time (episodes or offline steps run concurrently) are
 decoded together by the policy's ``Engine``
 (``pipeline.model.engine``: continuous batching in its own thread, so browsers keep running
@@ -364,10 +366,9 @@ def load_model_policy(spec: str | Path, settings: GenerationSettings = Generatio
     """A policy from a training run folder (its ``adapter/``), an adapter folder or
     ``checkpoint-N``, a merged folder holding the functional tokens, or a base model spec
     (``smollm2``, a folder, a .gguf, a hub id) for the untuned baseline."""
-    from pipeline.model.trained import load_model, trained_folder
+    from pipeline.model.trained import load_model
 
-    model, tokenizer, trained = load_model(spec, dtype)
-    if trained:
-        return ModelPolicy(model, tokenizer, "trained", f"checkpoint:{trained_folder(spec)}",
-                           settings)
+    model, tokenizer, folder = load_model(spec, dtype)
+    if folder is not None:
+        return ModelPolicy(model, tokenizer, "trained", f"checkpoint:{folder}", settings)
     return ModelPolicy(model, tokenizer, "untuned", f"base:{spec}", settings)

@@ -84,19 +84,19 @@ def load_trained(path: str | Path, dtype: str = "float32", merge: bool = False
     return model, tokenizer
 
 
-def load_model(spec: str | Path, dtype: str = "float32") -> tuple[Any, Any, bool]:
-    """``(model, tokenizer, trained)`` in eval mode: a training run folder (its ``adapter/``),
-    an adapter folder or ``checkpoint-N`` (merged into the base's weights), a merged folder
-    holding the functional tokens (``trained`` True), or a base model spec (``smollm2``, a
-    folder, a .gguf, a hub id: ``trained`` False)."""
+def load_model(spec: str | Path, dtype: str = "float32") -> tuple[Any, Any, Path | None]:
+    """``(model, tokenizer, folder)`` in eval mode: a training run folder (its ``adapter/``),
+    an adapter folder or ``checkpoint-N`` (merged into the base's weights) or a merged folder
+    holding the functional tokens (``folder``: the trained folder it read), or a base model
+    spec (``smollm2``, a folder, a .gguf, a hub id: ``folder`` None)."""
     from pipeline.model.hf import load_causal_lm
 
     folder = trained_folder(spec)
     if folder is not None:
         model, tokenizer = load_trained(folder, dtype=dtype, merge=True)
-        return model, tokenizer, True
+        return model, tokenizer, folder
     model, tokenizer = load_causal_lm(spec, dtype=dtype)
-    return model.eval(), tokenizer, False
+    return model.eval(), tokenizer, None
 
 
 def _base_of(folder: Path) -> str | None:

@@ -139,8 +139,8 @@ def test_export_gguf_writes_a_file_llama_cpp_tokenizes_as_the_checkpoint_does(ti
     out = tmp_path / "model.gguf"
     assert cli_main(["export-gguf", str(tiny_checkpoint), "--out", str(out),
                      "--weights", "q8_0"]) == 0
-    _, tokenizer, trained = load_model(tiny_checkpoint)
-    assert trained
+    _, tokenizer, folder = load_model(tiny_checkpoint)
+    assert folder is not None
     text = tokenizer.apply_chat_template([
         {"role": "user", "content": 'Task: type "naïve 3.5 😀" into the field'},
         {"role": "assistant", "content": '<bu_type>{"index": 4, "text": "naïve"}<bu_end>'}],
