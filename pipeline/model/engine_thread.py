@@ -26,6 +26,7 @@ from __future__ import annotations
 import atexit
 import threading
 import weakref
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Future
 
@@ -39,7 +40,7 @@ class EngineClosed(RuntimeError):
     """The engine was closed (at interpreter exit) before this answer was decoded."""
 
 
-class EngineThread:
+class EngineThread(ABC):
     """Requests in, one thread decoding them (see module doc); subclasses write ``_run``."""
 
     thread_name = "pagescout-engine"
@@ -78,8 +79,10 @@ class EngineThread:
         with self._wake:
             self._closing = False
 
+    @abstractmethod
     def _run(self) -> None:
-        raise NotImplementedError
+        """The thread's loop: ``_take`` requests between decode steps, answer their futures,
+        return when ``_take`` gives None or, after ``_abandon``, when ``_closing`` is set."""
 
     def _take(self, decoding: int) -> list[Request] | None:
         """The waiting requests the batch has room for (waiting for one while nothing is
