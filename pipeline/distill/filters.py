@@ -1,7 +1,8 @@
 """The noise and visibility passes: decisions over the flat node table, returning the ids to hide.
 
 noise       script, style, noscript, meta, link, base, template, head, title, comments, the inside
-            of every <svg> (the svg itself stays only if it is interactive; the parts the capture
+            of every <svg> (the svg itself stays only if it is interactive or a drawing
+            ``drawings`` describes in words -- the shapes it drops; the parts the capture
             saw listening for clicks stay with their subtrees -- ascending-numbers' <text>
             numbers --, and without runtime evidence the parts and drawings ``svg_markup``
             reads as clickable stay), whitespace-only text.
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from pipeline.distill.drawings import drawing_of
 from pipeline.distill.facts import Facts, has_handler
 from pipeline.distill.interactivity import tier_of
 from pipeline.distill.markup import lacks_runtime_evidence
@@ -55,12 +57,18 @@ def noise(work: Work) -> list[int]:
             if bare_markup is None:
                 bare_markup = lacks_runtime_evidence(work.state)
             parts = nodes[i + 1:last[i] + 1]
-            if tier_of(node, work) is None and not (bare_markup and drawing_surface(node, parts)):
-                hidden.append(i)
             cleaned = work.state.source == "mind2web_cleaned"
             keep = svg_parts(nodes, last, i,
                              svg_part_reading(parts, cleaned) if bare_markup else _listens)
             keep.update(box.id for box in drop_boxes(parts, keep))
+            drawing, hints = drawing_of(node, parts, keep, work.state, work.facts)
+            for part, hint in hints.items():
+                work.hints.setdefault(part, {}).update(hint)
+            if drawing is not None:
+                work.drawings[i] = drawing
+            elif tier_of(node, work) is None and not (
+                    bare_markup and drawing_surface(node, parts)):
+                hidden.append(i)
             hidden.extend(j for j in range(i + 1, last[i] + 1) if j not in keep)
             i = last[i] + 1
             continue

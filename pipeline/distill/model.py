@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from pipeline.distill.drawings import Drawing
 from pipeline.page_state import PageState
 
 Tier = Literal["semantic", "non_semantic"]
@@ -103,6 +104,8 @@ class DistilledPage:
     # per PageState node: shown (kept by noise, visibility and occlusion), before the tree passes
     # fold it into its neighbours -- a hidden submenu's text is not (``query.hidden``)
     shown: list[bool] = field(default_factory=list, repr=False, compare=False)
+    # what the page's SVG drawings show (``distill.drawings``), each also a text in the tree
+    drawings: list[Drawing] = field(default_factory=list)
     # what readers derive from the page once and keep with it (the query index): never part of
     # the page's value, so it is left out of equality and repr
     derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)

@@ -122,4 +122,6 @@ def _distill(state: PageState, options: DistillOptions) -> DistilledPage:
     landmarks, headings = outline(state.nodes, root)
     selectors = build_selectors(state, refs)
     reports.append(PassReport("finish", 0, _ms(start)))
-    return DistilledPage(state, root, refs, selectors, landmarks, headings, reports, kept)
+    drawings = [drawing for node_id, drawing in work.drawings.items() if kept[node_id]]
+    return DistilledPage(state, root, refs, selectors, landmarks, headings, reports, kept,
+                         drawings)

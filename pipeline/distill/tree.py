@@ -38,6 +38,9 @@ def build_tree(work: Work, kept: list[bool]) -> DNode:
         else:
             dnode = DNode(i, node.tag)
             dnode.scrollable = is_scrollable(node)
+            if i in work.drawings:  # its shapes in words, a line of their own before it (a
+                drawn = DNode(i, "", text=work.drawings[i].text)  # ref's text is cut short)
+                made[node.parent].children.append(drawn)  # type: ignore[union-attr]
         made[i] = dnode
         made[node.parent].children.append(dnode)  # type: ignore[union-attr]
     return root

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pipeline.distill.drawings import Drawing
 from pipeline.distill.facts import Facts
 from pipeline.distill.model import Tier
 from pipeline.distill.options import DistillOptions
@@ -29,6 +30,7 @@ class Work:
     tiers: dict[int, Tier] = field(default_factory=dict)  # node id -> tier, after interactivity
     hints: dict[int, dict[str, str]] = field(default_factory=dict)  # compound-component attrs
     notes: dict[str, str] = field(default_factory=dict)  # pass name -> note for its PassReport
+    drawings: dict[int, Drawing] = field(default_factory=dict)  # <svg> id -> what it draws
 
     def hide(self, ids: list[int], pass_index: int) -> None:
         hidden_by = self.hidden_by

@@ -53,6 +53,7 @@ class Criteria:
     similar: tuple[str, ...] = ()  # the planner's "words similar to a, b": their choices lead
     qualifier: Query | None = None  # the planner's "all posts *by @vel*": which of them count
     reveal: bool = False  # the planner's: a "more"/"menu" toggle leads when the name is unseen
+    figure: str = ""  # the planner's question about a drawing (``figures``): its answer leads
 
     @property
     def scored(self) -> bool:
@@ -84,6 +85,7 @@ def parse_criteria(index: PageIndex, args: dict[str, Any]) -> Criteria | str:
     out.ordinal = ordinal if isinstance(ordinal, int) and ordinal > 0 else 0
     out.extreme = _string(args.get("extreme"))
     out.pair_fields = _string(args.get("pair_fields"))
+    out.figure = _string(args.get("figure"))
     ends = args.get("affix")
     if isinstance(ends, list | tuple) and len(ends) == 2 and all(isinstance(e, str) for e in ends):
         out.affix = (ends[0].lower(), ends[1].lower())

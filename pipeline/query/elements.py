@@ -25,7 +25,8 @@ whose price, duration or number is the extreme one (``extremes``), ``affix`` (th
 (``affixes``: a suggestion), ``pair_fields`` (the planner's clause that says its values in
 words) with the empty text field whose value it says first (``pairing``), ``similar`` (the
 planner's "words similar to a, b") with the choice still to do that means what one of them does
-(``alike``), and ``qualifier`` (the
+(``alike``), ``figure`` (the planner's question about a drawing: "How many red circles") with
+the element that shows its answer (``figures``), and ``qualifier`` (the
 planner's "all posts *by @vel*") lists what only the heaviest words or only the qualifier name
 -- another's Like, vel's Share -- with the done ones; ``text``, ``name``
 (matched against the visible text and accessible name only) and ``keyword_weights`` score the
@@ -52,6 +53,7 @@ from pipeline.query.affixes import affix_target
 from pipeline.query.alike import similar_target
 from pipeline.query.criteria import Constraint, Criteria, parse_criteria
 from pipeline.query.extremes import extreme_target
+from pipeline.query.figures import figure_target
 from pipeline.query.filters import acted_on, landmark_spec
 from pipeline.query.format import result_line
 from pipeline.query.hidden import hidden_openers
@@ -116,6 +118,7 @@ def query_elements(
     affix: tuple[str, str] | None = None,
     pair_fields: str | None = None,
     similar: list[str] | None = None,
+    figure: str | None = None,
 ) -> QueryResult:
     index = index_for(page)
     args = {
@@ -125,7 +128,7 @@ def query_elements(
         "prefer_role": prefer_role, "prefer_pending": prefer_pending,
         "calendar_date": calendar_date, "spin_value": spin_value, "ordinal": ordinal,
         "extreme": extreme, "qualifier": qualifier, "reveal_hidden": reveal_hidden,
-        "affix": affix, "pair_fields": pair_fields, "similar": similar,
+        "affix": affix, "pair_fields": pair_fields, "similar": similar, "figure": figure,
     }  # fmt: skip
     criteria = parse_criteria(index, args)
     if isinstance(criteria, str):
@@ -233,6 +236,7 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
         extreme_target(index, counted, criteria.extreme) if criteria.extreme else None,
         affix_target(index, criteria.affix) if criteria.affix else None,
         similar_target(index, criteria.similar) if criteria.similar else None,
+        figure_target(index, criteria.figure) if criteria.figure else None,
     ]
     for target in leads:
         if target is not None and all(c.allows(index.entries[target]) for c in constraints):

@@ -33,6 +33,7 @@ from pipeline.query.affixes import affix
 from pipeline.query.alike import similar_words
 from pipeline.query.dates import DATE, date_terms, month_terms, picked_date
 from pipeline.query.extremes import superlative
+from pipeline.query.figures import figure_question
 from pipeline.query.spinners import spin_value
 from pipeline.query.text import STOP_WORDS, handles, stem, words
 
@@ -67,7 +68,7 @@ _STEPPED_GOALS = ("calendar_date", "spin_value")  # a widget's goal (see ``dates
 # query_elements arguments only the planner passes: no tool schema has them
 PLANNER_ONLY = frozenset({"prefer_role", "prefer_pending", "calendar_date", "spin_value",
                           "ordinal", "extreme", "qualifier", "reveal_hidden", "affix",
-                          "pair_fields", "similar"})
+                          "pair_fields", "similar", "figure"})
 # "forward the email to Kim", "give Kim Lee the message": a recipient, typed into the To field
 _NAME = r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*"  # capitalised words: "Kim", "Kim Lee"
 # ("... wants the message to be sent to Kim", "Send Kim Lee's email", "Kim is waiting for ...")
@@ -160,6 +161,9 @@ def query_from_instruction(
     extreme = superlative(instruction)
     if extreme:  # "the cheapest flight": which of several alike, read on the page
         arguments["extreme"] = extreme
+    question = figure_question(instruction)
+    if question:  # "How many red circles are there?": answered from what the page draws
+        arguments["figure"] = question
     ends = affix(instruction)
     if ends:  # "an item that starts with "An"": the suggestion that shows "Antarctica"
         arguments["affix"] = ends

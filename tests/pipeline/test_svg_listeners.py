@@ -2,7 +2,8 @@
 
 The noise pass drops the inside of every ``<svg>``; a live capture knows which of its parts have a
 click listener (ascending-numbers draws its numbers as ``<text>`` with jQuery handlers), and those
-stay, with their own text, while the undecorated shapes beside them go."""
+stay, with their own text, while the undecorated shapes beside them are described in words
+(``distill.drawings``) and the background they are drawn on is left out."""
 
 from __future__ import annotations
 
@@ -33,4 +34,5 @@ def test_svg_text_with_a_click_listener_gets_a_ref(capture_session, tmp_path):
     flat = render_flat(page)
     assert "<text>1</text>" in flat and "<text>2</text>" in flat
     assert sorted(page.state.nodes[page.node_of(ref)].tag for ref in page.refs) == ["text", "text"]
-    assert "circle" not in flat and "rect" not in flat, flat
+    assert "<circle" not in flat and "rect" not in flat, flat
+    assert flat.splitlines()[0] == "Drawing: 1 black circle.", flat
