@@ -27,8 +27,10 @@ from pipeline.distill.model import DistilledPage
 from pipeline.model.token_count import count_tokens
 from pipeline.query import QueryResult, index_for, query_elements
 from pipeline.query.format import result_line
+from pipeline.query.index import PageIndex
 from pipeline.query.instruction import InstructionQuery, query_for_step
 from pipeline.query.places import drop_places
+from pipeline.query.shown_values import asked_value
 from pipeline.query.summary import page_overview, scroll_line
 from pipeline.render import render_flat, render_outline
 from pipeline.tools.registry import TOOLS, ToolKind
@@ -88,14 +90,23 @@ def step_candidates(task: str, history: Sequence[str], page: DistilledPage,
     ``query_elements`` prints them, without ``avoid`` (an element whose action just changed
     nothing: the next result takes its place); when the task drags the first, a list's item
     or a drawn shape, the first and then where it can go (``drop_places``: the other items of
-    its list, the boxes of its drawing)."""
+    its list, the boxes of its drawing); a text field the page's record pairs with a value
+    ("Language | Punjabi") shows that value after it (``shown_values``)."""
     refs = [ref for ref in planned_search(task, history, page)[1].refs if ref != avoid]
     if not refs:
         return "Candidates for this step: none; find elements with the query tools."
     index = index_for(page)
     places = drop_places(index, task, refs[0])
-    lines = [result_line(index, ref) for ref in ([refs[0], *places] if places else refs[:count])]
+    lines = [result_line(index, ref) + _shown_value(index, ref, task)
+             for ref in ([refs[0], *places] if places else refs[:count])]
     return CANDIDATES_HEADER + "\n" + "\n".join(lines)
+
+
+def _shown_value(index: PageIndex, ref: int, task: str) -> str:
+    """`` — the page shows Language: Punjabi`` after a text field the page's record pairs with
+    a value (``shown_values.asked_value``), else ""."""
+    pair = asked_value(index, ref, task)
+    return f" — the page shows {pair[0]}: {pair[1]}" if pair else ""
 
 
 def tool_list(kind: ToolKind | None = None) -> str:

@@ -268,7 +268,10 @@ def _mentions(lowered: list[str], options: tuple[str, ...]) -> bool:
 # What an icon's class or label calls the control a task names by its action.
 _ICON_NAMES = {stem(word): icons for word, icons in (  # by stem: "deleted" finds it too
     ("delete", ("trash", "remove", "bin")), ("remove", ("trash", "delete", "bin")),
-    ("discard", ("trash", "delete", "bin")), ("trash", ("delete", "remove")))}
+    ("discard", ("trash", "delete", "bin")), ("trash", ("delete", "remove")),
+    # "mark it important": mail apps mark what matters with a star (or a flag)
+    ("important", ("star", "flag")), ("favorite", ("star", "heart")),
+    ("favourite", ("star", "heart")))}
 # Imperatives that open a clause besides the operation verbs.
 _LEADING_VERBS = frozenset(
     ["find", "use", "focus", "switch", "expand", "forward", "reply", "delete", "mark", "star",

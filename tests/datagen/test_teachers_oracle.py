@@ -357,11 +357,11 @@ def _read_table_page():
         "http://miniwob.test/read-table.html")
 
 
-@pytest.mark.parametrize("mode", ["planned", "query_only"])
-def test_a_value_only_the_page_text_shows_is_read_before_it_is_typed(mode):
-    """The task names a row, the table holds the value: the teacher reads the page's text
-    first, so the turn that types "gray" follows a result showing it, and the verifier passes
-    it; without the read, the same typing is rejected as ungrounded."""
+def test_a_value_only_the_page_text_shows_is_read_before_it_is_typed():
+    """The task names a row, the table holds the value: in query_only mode the teacher reads
+    the page's text first, so the turn that types "gray" follows a result showing it, and the
+    verifier passes it; without the read, the same typing is rejected as ungrounded."""
+    mode = "query_only"
     table = _read_table_page()
     field = ref_of(table, "tt")
     step = make_step(table, [field], "Enter the value of Color into the text field and press "
@@ -381,6 +381,22 @@ def test_a_value_only_the_page_text_shows_is_read_before_it_is_typed(mode):
     verdict = check_execution(check_format(unread)[1], step, table, mode)
     assert verdict.status == "fail" and verdict.reason.startswith(
         "ungrounded_value: type writes 'gray'")
+
+
+def test_a_planned_step_shows_the_value_the_table_gives_so_it_is_typed_without_reading():
+    """In planned mode the step lists the text field with the row the task names ("the page
+    shows Color: gray"): the value is in the conversation already, the teacher types it at
+    once and the verifier finds it grounded."""
+    table = _read_table_page()
+    field = ref_of(table, "tt")
+    step = make_step(table, [field], "Enter the value of Color into the text field and press "
+                     "Submit.", "TYPE", "gray")
+    trajectory = propose(step, table, "planned", teacher=CANONICAL)
+    assert "— the page shows Color: gray" in trajectory.messages[1]["content"]
+    assert _calls(trajectory) == [{"name": "type", "arguments": {"index": field, "text": "gray"}}]
+    assert "read" not in trajectory.meta
+    conversation = check_format(trajectory.messages)[1]
+    assert check_execution(conversation, step, table, "planned").status == "pass"
 
 
 def test_a_value_the_task_gives_is_typed_without_reading():

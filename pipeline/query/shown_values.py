@@ -1,0 +1,91 @@
+"""Values the page shows under a label, and the one a text field asks for.
+
+    shown_values(page)            -> {"first name": ("First name", "Wendy"), "country": ...}
+    asked_value(index, ref, task) -> ("First name", "Wendy"), or None
+
+A record the page prints -- a table's two-cell rows ("Language | Punjabi"), a definition list's
+term and description -- is often what a form asks to enter: "Enter the value that corresponds
+with each label into the form", "Type the value of Language into the text field". A small model
+reads the table and still types another row's value. ``asked_value`` pairs a text field with the
+row its own label names ("First name:" -- the colon aside, case aside), else, for a field whose
+label names no row, with the one row the task names ("the value of *Language*"); the
+``planned`` step shows the pair beside the field (``pipeline.agent.observe.step_candidates``).
+A row whose value cell holds a control (a form laid out in a table) or nothing is no record.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+
+from pipeline.distill.model import DistilledPage, DNode
+from pipeline.distill.tree import SubtreeText
+from pipeline.query.filters import role_test
+from pipeline.query.index import PageIndex
+
+MAX_LABEL = 40  # characters of a label: a longer first cell is a sentence, not a label
+MAX_VALUE = 80  # characters of a value shown
+_KEY = "shown_values"
+_CELLS = frozenset({"td", "th"})
+_TEXTBOX = role_test("textbox")
+_WORD = re.compile(r"\w+")
+
+
+def shown_values(page: DistilledPage) -> dict[str, tuple[str, str]]:
+    """The page's labelled values: the label in lower case without its colon -> (the label as
+    the page writes it, the value); kept on the page (``derived``). The first row of a label
+    wins."""
+    found = page.derived.get(_KEY)
+    if found is None:
+        found = page.derived[_KEY] = _read(page.root)
+    return found
+
+
+def asked_value(index: PageIndex, ref: int, task: str) -> tuple[str, str] | None:
+    """(label, value) the page shows for the text field ``ref``: the row its label names, else
+    the one row ``task`` names; None for another element or when no row is named."""
+    entry = index.entries.get(ref)
+    if entry is None or not _TEXTBOX(entry):
+        return None
+    values = shown_values(index.page)
+    if not values:
+        return None
+    own = _key(entry.node.name or entry.context or "")
+    if own in values:
+        return values[own]
+    said = _spaced(task)
+    named = [key for key in values if _spaced(key) in said]
+    return values[named[0]] if len(named) == 1 else None
+
+
+def _spaced(text: str) -> str:
+    """The words of ``text`` in lower case, each between spaces (a phrase's test of words)."""
+    return f" {' '.join(_WORD.findall(text.lower()))} "
+
+
+def _key(label: str) -> str:
+    return " ".join(label.strip().rstrip(":").split()).lower()
+
+
+def _read(root: DNode) -> dict[str, tuple[str, str]]:
+    text = SubtreeText()
+    out: dict[str, tuple[str, str]] = {}
+    for node in root.walk():
+        if node.tag == "tr":
+            cells = [child for child in node.children if child.tag in _CELLS]
+            if len(cells) == 2 and len(cells) == len(node.children):
+                _add(out, cells[0], cells[1], text)
+        elif node.tag == "dl":
+            items = [child for child in node.children if child.tag in ("dt", "dd")]
+            for term, description in pairwise(items):
+                if term.tag == "dt" and description.tag == "dd":
+                    _add(out, term, description, text)
+    return out
+
+
+def _add(out: dict[str, tuple[str, str]], label: DNode, value: DNode, text: SubtreeText) -> None:
+    said, shown = text(label).rstrip(":").strip(), text(value)
+    if not said or not shown or len(said) > MAX_LABEL or any(
+            node.ref is not None for node in value.walk()):
+        return
+    out.setdefault(_key(said), (said, shown[:MAX_VALUE]))

@@ -1,0 +1,59 @@
+"""Values the page shows under a label, paired with the text field that asks for them
+(pipeline/query/shown_values.py), and shown beside it in the planned step."""
+
+from __future__ import annotations
+
+from pipeline.agent.observe import step_candidates
+from pipeline.distill import distill
+from pipeline.html.source import page_from_html
+from pipeline.query.index import index_for
+from pipeline.query.shown_values import asked_value, shown_values
+
+RECORD = """<table><tr><th>Color</th><td>purple</td></tr>
+<tr><th>First name:</th><td>Wendy</td></tr><tr><td>Country</td><td>Bouvet Island</td></tr>
+<tr><td>Notes</td><td>a</td><td>b</td></tr></table>
+<dl><dt>Year of Birth</dt><dd>1954</dd></dl>"""
+FORM = """<form><table>
+<tr><td><label for="f">First name:</label></td><td><input id="f" type="text"></td></tr>
+<tr><td><label for="c">Country:</label></td><td><input id="c" type="text"></td></tr>
+</table><p>Answer <input id="free" type="text"></p><button>Submit</button></form>"""
+
+
+def _page(html: str):
+    return distill(page_from_html(f"<!DOCTYPE html><title>t</title>{html}", kind="html"))
+
+
+def _ref(page, element_id: str) -> int:
+    return next(ref for ref, dnode in page.refs.items()
+                if page.state.nodes[dnode.node_id].attributes.get("id") == element_id)
+
+
+def test_two_cell_rows_and_definitions_are_read_and_form_rows_are_not():
+    values = shown_values(_page(RECORD + FORM))
+    assert values == {"color": ("Color", "purple"), "first name": ("First name", "Wendy"),
+                      "country": ("Country", "Bouvet Island"),
+                      "year of birth": ("Year of Birth", "1954")}
+
+
+def test_a_field_is_paired_by_its_own_label_else_by_the_row_the_task_names():
+    page = _page(RECORD + FORM)
+    index = index_for(page)
+    task = "Enter the value that corresponds with each label into the form."
+    assert asked_value(index, _ref(page, "f"), task) == ("First name", "Wendy")
+    assert asked_value(index, _ref(page, "c"), task) == ("Country", "Bouvet Island")
+    assert asked_value(index, _ref(page, "free"), task) is None  # "Answer" names no row
+    named = "Type the value of Color into the text field and press Submit."
+    assert asked_value(index, _ref(page, "free"), named) == ("Color", "purple")
+    two = "Type the Color and the Country."
+    assert asked_value(index, _ref(page, "free"), two) is None  # which one is not known
+    button = next(ref for ref, d in page.refs.items() if d.tag == "button")
+    assert asked_value(index, button, named) is None
+
+
+def test_the_planned_step_shows_the_value_beside_the_field():
+    page = _page(RECORD + FORM)
+    block = step_candidates("Enter the value that corresponds with each label into the form "
+                            "and submit when done.", [], page)
+    assert "First name: — the page shows First name: Wendy" in block, block
+    plain = _page(FORM)
+    assert "the page shows" not in step_candidates("Enter the first name.", [], plain)
