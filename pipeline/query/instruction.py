@@ -71,10 +71,13 @@ PLANNER_ONLY = frozenset({"prefer_role", "prefer_pending", "calendar_date", "spi
                           "pair_fields", "similar", "figure"})
 # "forward the email to Kim", "give Kim Lee the message": a recipient, typed into the To field
 _NAME = r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*"  # capitalised words: "Kim", "Kim Lee"
-# ("... wants the message to be sent to Kim", "Send Kim Lee's email", "Kim is waiting for ...")
+# ("... wants the message to be sent to Kim", "Send Kim Lee's email", "Kim is waiting for ...",
+# "Kim wants the email Bo sent to you")
 _RECIPIENT = re.compile(rf"\b(?i:forward|send|sent|e-?mail)\b.*?\bto\s+({_NAME})"
                         rf"|\b(?i:give|send|forward)\s+({_NAME})\s+(?:(?i:the|this|that)\b"
-                        rf"|[A-Z][\w-]*'s\b)|^\s*({_NAME})\s+(?i:is\s+waiting\s+for)\b")
+                        rf"|[A-Z][\w-]*'s\b)|^\s*({_NAME})\s+(?i:is\s+waiting\s+for)\b"
+                        rf"|^\s*({_NAME})\s+(?i:wants|needs|would\s+like|asked\s+for)\s+"
+                        r"(?i:the|that|this)\s+(?i:e-?mail|message|mail)\b")
 DRAG_VERB = r"^\s*(?:drag|move|put|place)\b"  # a task that moves an element by a drag
 # "drag all circles into the black box": what is dragged, then where it goes (named, not acted on)
 _DRAGGING = re.compile(DRAG_VERB + r"(?P<dragged>.*?)"

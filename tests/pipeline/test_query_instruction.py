@@ -478,6 +478,8 @@ def test_all_posts_by_someone_are_theirs_alone():
     ("Send Astrix Sarette's electronic mail.", "Astrix"),
     ("Amargo is waiting for the email by Lissie.", "Amargo"),
     ("Yevette wants his or her message to be sent to Arlyne.", "Arlyne"),
+    ("Fallon wants the email Arabele sent to you.", "Fallon"),
+    ("Kim needs the message from Lee.", "Kim"),
 ])
 def test_a_recipient_is_typed_into_the_to_field(task, recipient):
     # MiniWoB++ email-inbox-forward-nl(-turk): the forward form, its To field still empty
