@@ -3,9 +3,9 @@
 A figure drawn in SVG -- the shape a task asks to name, the shapes it asks to count, a chart's
 marks and labels -- has no text of its own, and its parts are no controls, so the noise pass
 drops them: without this, no mode would let the model see what the page shows. An ``<svg>`` the
-size of a drawing (``SURFACE_MIN`` a side or more, by its box or its width and height; an icon
-is smaller) is described by its visible parts that the page state does not keep as elements
-(a part that listens for clicks keeps its own ref):
+size of a drawing (``svg_markup.drawing_sized``: 40 px a side or more, by its box or its width
+and height; an icon is smaller) is described by its visible parts that the page state does not
+keep as elements (a part that listens for clicks keeps its own ref):
 
 - a shape ``shape_name`` names (circle, rectangle, square rectangle, triangle, ellipse ...; an
   outline box is a place, not a mark, and an unnamed path says nothing),
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from pipeline.distill.colours import colour_words
 from pipeline.distill.facts import Facts, pixels, svg_paint, unfilled
-from pipeline.distill.svg_markup import SURFACE_MIN, shape_name
+from pipeline.distill.svg_markup import drawing_sized, shape_name
 from pipeline.page_state import Node, PageState
 
 SIZE_RATIO = 1.5  # least ratio of the smallest "large" part to the largest "small" one
@@ -84,7 +84,7 @@ def drawing_of(svg: Node, parts: list[Node], kept: set[int], state: PageState,
     the parts ``kept`` as elements (node ids) and the ones its facts hide -- None for an icon,
     an ``<svg>`` whose size is unknown, or one with nothing else to describe -- and the hints of
     each kept part: its size class ("Click on a small aqua circle") and a glyph's colour."""
-    if svg.tag != "svg" or not _drawing_size(svg):
+    if svg.tag != "svg" or not drawing_sized(svg):
         return None, {}
     found: list[tuple[Node, str, str]] = []  # (part, kind, glyph)
     for part in parts:
@@ -108,11 +108,6 @@ def drawing_of(svg: Node, parts: list[Node], kept: set[int], state: PageState,
                     "color": _colour(part, state, "") if part.tag == "text" else ""}
             hints[part.id] = {key: value for key, value in hint.items() if value}
     return (Drawing(svg.id, items) if items else None), hints
-
-
-def _drawing_size(svg: Node) -> bool:
-    sides = svg.bounds[2:] if svg.bounds is not None else _sides(svg.attributes)
-    return all(side is not None and side >= SURFACE_MIN for side in sides)
 
 
 def _backdrop(part: Node, svg: Node) -> bool:

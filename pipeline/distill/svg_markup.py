@@ -119,14 +119,18 @@ def svg_part_reading(parts: list[Node], cleaned: bool) -> Callable[[Node], bool]
 def drawing_surface(svg: Node, parts: list[Node]) -> bool:
     """An ``<svg>`` of at least ``SURFACE_MIN`` a side (a side not known fails) whose parts
     carry no mark."""
-    if svg.tag != "svg":
-        return False
+    return (svg.tag == "svg" and drawing_sized(svg)
+            and not any(marked_svg_part(part) for part in parts))
+
+
+def drawing_sized(svg: Node) -> bool:
+    """An ``<svg>`` ``SURFACE_MIN`` or more a side, by its box, else its width and height
+    attributes (a side not known fails): a drawing, not an icon."""
     if svg.bounds is not None:
         sides = [svg.bounds[2], svg.bounds[3]]
     else:
         sides = [pixels(svg.attributes.get(k, ""), unitless=True) for k in ("width", "height")]
-    return (all(side is not None and side >= SURFACE_MIN for side in sides)
-            and not any(marked_svg_part(part) for part in parts))
+    return all(side is not None and side >= SURFACE_MIN for side in sides)
 
 
 def drawing_surfaces(state: PageState) -> frozenset[int]:
