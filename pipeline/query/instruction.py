@@ -375,7 +375,7 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
     # each clause read once: what marks it done in the history, and its words for the others
     parts = [query_from_instruction(clause, max_results, single=False)
              for clause in clauses] if len(clauses) > 1 else []
-    at, finished = _clause_at(parts, steps, history)
+    at, finished = _clause_at(parts, steps, _acts(task, history))
     single = len(clauses) == 1 and not history
     plan = parts[at] if parts else query_from_instruction(clauses[at], max_results, single=single)
     if not _UNDOING_VERBS.intersection(words(task)):  # filled or ticked: most likely not next
@@ -491,6 +491,15 @@ def _clause_at(parts: list[InstructionQuery], steps: list[int],
         elif served in free:  # (a clause done again, a box ticked twice: no slot of another)
             free.remove(served)
     return (free[0], False) if free else (steps[-1], True)
+
+
+def _acts(task: str, history: list[str]) -> list[str]:
+    """The history lines that can do a clause: a scroll only shows more of the page, unless
+    the task asks to scroll ("Scroll the text area to the bottom")."""
+    if "scroll" in words(task):
+        return history
+    return [line for line in history
+            if (found := _HISTORY_LINE.match(line)) is None or found["op"] != "SCROLL"]
 
 
 _HISTORY_LINE = re.compile(r"^\[[^\]]*\]\s+(?P<name>.*?) -> (?P<op>[A-Z_]+)(?:: (?P<value>.*))?$",

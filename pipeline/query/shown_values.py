@@ -8,8 +8,10 @@ term and description -- is often what a form asks to enter: "Enter the value tha
 with each label into the form", "Type the value of Language into the text field". A small model
 reads the table and still types another row's value. ``asked_value`` pairs a text field with the
 row its own label names ("First name:" -- the colon aside, case aside), else, for a field whose
-label names no row, with the one row the task names ("the value of *Language*"); the
-``planned`` step shows the pair beside the field (``pipeline.agent.observe.step_candidates``).
+label names no row, with the one row the task names ("the value of *Language*"); and where the
+task asks for a word by its position in the page's paragraph or text area ("the 12th word in
+the paragraph", "the last word in the text area"), with that word. The ``planned`` step shows
+the pair beside the field (``pipeline.agent.observe.step_candidates``).
 A row whose value cell holds a control (a form laid out in a table) or nothing is no record.
 """
 
@@ -29,6 +31,10 @@ _KEY = "shown_values"
 _CELLS = frozenset({"td", "th"})
 _TEXTBOX = role_test("textbox")
 _WORD = re.compile(r"\w+")
+_NOT_WORD = re.compile(r"[^A-Za-z0-9]")  # a word's punctuation, left out as the task checks
+# "the 12th word in the paragraph", "the last word of the text area"
+_POSITIONED = re.compile(r"\bthe\s+(first|last|\d+(?:st|nd|rd|th))\s+word\s+(?:of|in|from)\s+"
+                         r"the\s+(paragraph|text\s*area|textarea|text|passage)\b", re.IGNORECASE)
 
 
 def shown_values(page: DistilledPage) -> dict[str, tuple[str, str]]:
@@ -42,20 +48,44 @@ def shown_values(page: DistilledPage) -> dict[str, tuple[str, str]]:
 
 
 def asked_value(index: PageIndex, ref: int, task: str) -> tuple[str, str] | None:
-    """(label, value) the page shows for the text field ``ref``: the row its label names, else
-    the one row ``task`` names; None for another element or when no row is named."""
+    """(label, value) the page shows for the text field ``ref``: the word ``task`` asks for by
+    its position, else the row the field's label names, else the one row ``task`` names; None
+    for another element or when none of them is asked for."""
     entry = index.entries.get(ref)
     if entry is None or not _TEXTBOX(entry):
         return None
+    positioned = _positioned_word(index.page, task, entry.node.id)
+    if positioned is not None:
+        return positioned
     values = shown_values(index.page)
-    if not values:
-        return None
     own = _key(entry.node.name or entry.context or "")
     if own in values:
         return values[own]
     said = _spaced(task)
     named = [key for key in values if _spaced(key) in said]
     return values[named[0]] if len(named) == 1 else None
+
+
+def _positioned_word(page: DistilledPage, task: str, field: int) -> tuple[str, str] | None:
+    """("12th word in the paragraph", its word) when ``task`` asks for a word by its position
+    in the page's paragraph or text area (the longest, where there are several; never the
+    ``field`` it goes into), punctuation aside; None otherwise."""
+    asked = _POSITIONED.search(task)
+    if asked is None:
+        return None
+    if "area" in asked.group(2).lower():
+        nodes = page.state.nodes
+        texts = [nodes[node.node_id].value or page.state.text_content(node.node_id)
+                 for node in page.root.walk() if node.tag == "textarea" and node.node_id != field]
+    else:
+        text = SubtreeText()
+        texts = [text(node) for node in page.root.walk() if node.tag == "p"]
+    source = max(texts, key=len, default="")
+    found = [word for word in (_NOT_WORD.sub("", token) for token in source.split()) if word]
+    position = asked.group(1).lower()
+    at = {"first": 0, "last": len(found) - 1}.get(position)
+    at = int(position[:-2]) - 1 if at is None else at  # "12th"
+    return (asked.group(0)[4:], found[at]) if 0 <= at < len(found) else None
 
 
 def _spaced(text: str) -> str:

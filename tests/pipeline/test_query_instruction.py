@@ -686,3 +686,13 @@ def test_a_message_to_someone_is_typed_into_their_emails_reply():
     history = ["[div]  Kiley Cras turpis. -> CLICK"]
     top = page.node_of(query_elements(page, **query_for_step(task, history).arguments).refs[0])
     assert page.state.text_content(top) == "Reply"
+
+
+def test_a_scroll_does_no_clause_unless_the_task_asks_for_one():
+    """Scrolling a text area to read its end shows more of the page: the clause after it is
+    still to do; a task that asks to scroll counts the scroll as its clause."""
+    task = "Find the last word in the text area, enter it into the text field and hit Submit."
+    scrolled = ["[textbox]  Faucibus gravida -> SCROLL: down:end"]
+    assert query_for_step(task, scrolled).arguments["prefer_role"] == "textbox"  # enter it
+    scroll_task = "Scroll the text area to the bottom of the text and press Submit."
+    assert query_for_step(scroll_task, scrolled).arguments["keyword_weights"]["submit"] >= 1.0

@@ -57,3 +57,23 @@ def test_the_planned_step_shows_the_value_beside_the_field():
     assert "First name: — the page shows First name: Wendy" in block, block
     plain = _page(FORM)
     assert "the page shows" not in step_candidates("Enter the first name.", [], plain)
+
+
+WORDS = """<div id="query">Find the word.</div><p>Morbi. Morbi id, nisl mi donec.</p>
+<textarea id="source">Faucibus gravida. Neque quam,</textarea><input id="answer" type="text">"""
+
+
+def test_a_word_asked_for_by_its_position_is_read_from_the_paragraph_or_the_text_area():
+    page = _page(WORDS)
+    index = index_for(page)
+    answer = _ref(page, "answer")
+    assert asked_value(index, answer, "Find the 3rd word in the paragraph, type it.") == (
+        "3rd word in the paragraph", "id")  # punctuation aside, as the task checks
+    assert asked_value(index, answer, "Type the first word of the paragraph.") == (
+        "first word of the paragraph", "Morbi")
+    assert asked_value(index, answer, "Find the last word in the text area, enter it.") == (
+        "last word in the text area", "quam")
+    # the text area itself is not where its own word goes; a position past the end is none
+    assert asked_value(index, _ref(page, "source"), "Find the last word in the text area.") \
+        is None
+    assert asked_value(index, answer, "Find the 40th word in the paragraph.") is None
