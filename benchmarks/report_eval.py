@@ -152,6 +152,10 @@ SECTIONS = (
     ("eval_browsergym_s57", (
         "BrowserGym MiniWoB benchmark, all five rounds (625 episodes): the recipe re-run on an "
         "EPYC with AVX512-BF16 (1,465 + 1,117 training steps in the recipe's minutes, bf16)")),
+    ("eval_browsergym_s58", (
+        "BrowserGym MiniWoB benchmark, all five rounds (625 episodes): the recipe re-run with "
+        "drawings described and counted, a record's value shown beside its field (engine of "
+        "a89ccdc; the same 1,465 + 1,117 steps, as overrides)")),
 )
 STEPS_CURVES = ("browsergym_steps", "browsergym_dagger", "browsergym_dagger2")
 EVAL_RESULTS = (*(name for name, _ in SECTIONS), "agent", "throughput_cache")
