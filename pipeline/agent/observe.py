@@ -90,8 +90,9 @@ def step_candidates(task: str, history: Sequence[str], page: DistilledPage,
     ``query_elements`` prints them, without ``avoid`` (an element whose action just changed
     nothing: the next result takes its place); when the task drags the first, a list's item
     or a drawn shape, the first and then where it can go (``drop_places``: the other items of
-    its list, the boxes of its drawing); a text field the page's record pairs with a value
-    ("Language | Punjabi") shows that value after it (``shown_values``)."""
+    its list, the boxes of its drawing); a text field shows after it the value the page gives
+    for it (``shown_values``: a record's row its label or the task names, "Language |
+    Punjabi", or the word the task asks for by its position in a paragraph or text area)."""
     refs = [ref for ref in planned_search(task, history, page)[1].refs if ref != avoid]
     if not refs:
         return "Candidates for this step: none; find elements with the query tools."

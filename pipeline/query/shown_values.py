@@ -73,19 +73,28 @@ def _positioned_word(page: DistilledPage, task: str, field: int) -> tuple[str, s
     asked = _POSITIONED.search(task)
     if asked is None:
         return None
-    if "area" in asked.group(2).lower():
-        nodes = page.state.nodes
-        texts = [nodes[node.node_id].value or page.state.text_content(node.node_id)
-                 for node in page.root.walk() if node.tag == "textarea" and node.node_id != field]
-    else:
-        text = SubtreeText()
-        texts = [text(node) for node in page.root.walk() if node.tag == "p"]
+    kind = "textarea" if "area" in asked.group(2).lower() else "p"
+    texts = [text for node_id, text in _texts(page, kind) if node_id != field]
     source = max(texts, key=len, default="")
     found = [word for word in (_NOT_WORD.sub("", token) for token in source.split()) if word]
     position = asked.group(1).lower()
     at = {"first": 0, "last": len(found) - 1}.get(position)
     at = int(position[:-2]) - 1 if at is None else at  # "12th"
     return (asked.group(0)[4:], found[at]) if 0 <= at < len(found) else None
+
+
+def _texts(page: DistilledPage, tag: str) -> list[tuple[int, str]]:
+    """(node id, text) of the page's ``<p>`` paragraphs or ``<textarea>`` values, read once and
+    kept on the page (``derived``): each listed candidate of a step asks again."""
+    key = f"{_KEY}:{tag}"
+    found = page.derived.get(key)
+    if found is None:
+        nodes, text = page.state.nodes, SubtreeText()
+        found = page.derived[key] = [
+            (node.node_id, (nodes[node.node_id].value or page.state.text_content(node.node_id))
+             if tag == "textarea" else text(node))
+            for node in page.root.walk() if node.tag == tag]
+    return found
 
 
 def _spaced(text: str) -> str:
