@@ -62,12 +62,12 @@ def colour_words(value: str) -> str:
 
 def painted_colour(node: Node, state: PageState) -> str:
     """The words of the paint of an element with no text of its own, or "": an SVG shape's
-    ``fill`` (its style's, else its attribute's; its ``stroke`` when it has no fill), else its
-    own background."""
+    (``svg_colour``: its fill or an outline's stroke, its own or its group's), else its own
+    background."""
     if node.kind != "element" or state.text_content(node.id).strip():
         return ""
-    if node.tag in _SHAPES:  # drawn with no fill (an outline box), the stroke paints it
-        return colour_words(svg_paint(node, "stroke" if unfilled(node) else "fill"))
+    if node.tag in _SHAPES:
+        return svg_colour(node, state)
     own = _background(style_of(node))
     if not own:
         return ""
@@ -76,6 +76,21 @@ def painted_colour(node: Node, state: PageState) -> str:
         if around:
             return colour_words(own) if around != own else ""
     return colour_words(own)
+
+
+def svg_colour(node: Node, state: PageState, default: str = "") -> str:
+    """The words of an SVG part's paint: its fill, or its stroke when drawn with no fill (an
+    outline box); its own, else the nearest group's around it (SVG inherits paint), else
+    ``default`` (SVG paints an unset fill black)."""
+    prop = "stroke" if unfilled(node) else "fill"
+    for node_id in (node.id, *state.ancestors(node.id)):
+        around = state.nodes[node_id]
+        paint = svg_paint(around, prop).strip().lower()
+        if paint and paint not in ("inherit", "currentcolor"):
+            return colour_words(paint)
+        if around.tag == "svg":
+            break
+    return default
 
 
 def _background(styles: dict[str, str]) -> str:

@@ -31,9 +31,9 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from pipeline.distill.colours import colour_words
-from pipeline.distill.facts import Facts, pixels, svg_paint, unfilled
-from pipeline.distill.svg_markup import drawing_sized, shape_name
+from pipeline.distill.colours import svg_colour
+from pipeline.distill.facts import Facts, pixels
+from pipeline.distill.svg_markup import attribute_sides, drawing_sized, shape_name
 from pipeline.page_state import Node, PageState
 
 SIZE_RATIO = 1.5  # least ratio of the smallest "large" part to the largest "small" one
@@ -116,28 +116,14 @@ def _backdrop(part: Node, svg: Node) -> bool:
     if part.bounds is not None and svg.bounds is not None:
         outer, inner = svg.bounds[2:], part.bounds[2:]
     elif part.tag == "rect":
-        outer, inner = (_sides(svg.attributes), _sides(part.attributes, svg.attributes))
+        outer = attribute_sides(svg.attributes)
+        inner = attribute_sides(part.attributes, svg.attributes)
     else:
         return False
     if None in outer or None in inner:
         return False
     area = outer[0] * outer[1]
     return area > 0 and inner[0] * inner[1] >= BACKDROP * area
-
-
-def _sides(attrs: dict[str, str], around: dict[str, str] | None = None) -> tuple:
-    """Width and height from the attributes (a percentage of ``around``'s), None when unknown."""
-    sides = []
-    for key in ("width", "height"):
-        value = attrs.get(key, "").strip()
-        if around is not None and value.endswith("%"):
-            whole = pixels(around.get(key, ""), unitless=True)
-            share = value[:-1]
-            sides.append(whole * float(share) / 100 if whole is not None
-                         and share.replace(".", "", 1).isdigit() else None)
-        else:
-            sides.append(pixels(value, unitless=True))
-    return tuple(sides)
 
 
 def _shown(part: Node, state: PageState, facts: Facts) -> bool:
@@ -160,19 +146,10 @@ def _text_kind(text: str) -> tuple[str, str]:
 
 
 def _colour(part: Node, state: PageState, default: str = "black") -> str:
-    """The paint's name as the page writes it ("aqua"), else its colour family ("red"): the
-    fill, or the stroke of an outline; the part's own, else the nearest group's around it,
-    else ``default`` (SVG's is black)."""
-    prop = "stroke" if unfilled(part) else "fill"
-    for node_id in (part.id, *state.ancestors(part.id)):
-        node = state.nodes[node_id]
-        paint = svg_paint(node, prop).strip()
-        if paint and paint.lower() not in ("inherit", "currentcolor"):
-            words = colour_words(paint)
-            return words.split()[0] if words else ""
-        if node.tag == "svg":
-            break
-    return default
+    """The paint's name as the page writes it ("aqua"), else its colour family ("red"); SVG's
+    black for a part painted nowhere (``default``)."""
+    words = svg_colour(part, state, default)
+    return words.split()[0] if words else ""
 
 
 def _size_classes(parts: Iterable[Node]) -> dict[int, str]:

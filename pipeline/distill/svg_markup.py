@@ -126,11 +126,25 @@ def drawing_surface(svg: Node, parts: list[Node]) -> bool:
 def drawing_sized(svg: Node) -> bool:
     """An ``<svg>`` ``SURFACE_MIN`` or more a side, by its box, else its width and height
     attributes (a side not known fails): a drawing, not an icon."""
-    if svg.bounds is not None:
-        sides = [svg.bounds[2], svg.bounds[3]]
-    else:
-        sides = [pixels(svg.attributes.get(k, ""), unitless=True) for k in ("width", "height")]
+    sides = svg.bounds[2:] if svg.bounds is not None else attribute_sides(svg.attributes)
     return all(side is not None and side >= SURFACE_MIN for side in sides)
+
+
+def attribute_sides(attrs: dict[str, str],
+                    around: dict[str, str] | None = None) -> tuple[float | None, float | None]:
+    """Width and height in px from the attributes (a percentage: of ``around``'s), None where
+    not known."""
+    sides = []
+    for key in ("width", "height"):
+        value = attrs.get(key, "").strip()
+        if around is not None and value.endswith("%"):
+            whole = pixels(around.get(key, ""), unitless=True)
+            share = value[:-1]
+            sides.append(whole * float(share) / 100 if whole is not None
+                         and share.replace(".", "", 1).isdigit() else None)
+        else:
+            sides.append(pixels(value, unitless=True))
+    return sides[0], sides[1]
 
 
 def drawing_surfaces(state: PageState) -> frozenset[int]:

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from pipeline.distill.colours import NAMED
 from pipeline.distill.drawings import DrawnItem
 from pipeline.query.index import PageIndex
+from pipeline.query.text import words
 
 _COUNT = re.compile(r"\bhow many\s+(.+?)\s*(?:(?:are|is)\b.*)?\??\s*$", re.IGNORECASE)
 _DESCRIBE = re.compile(r"\b(?:describes?|names?|matches|identify|identifies)\b.*?"
@@ -112,6 +113,6 @@ def _shown(index: PageIndex, names: Callable[[list[str]], bool]) -> int | None:
     """The first element, a drawing itself aside, whose label's words ``names`` accepts."""
     drawn = {drawing.node_id for drawing in index.page.drawings}
     for ref, entry in index.entries.items():
-        if entry.node.id not in drawn and names(re.findall(r"\w+", entry.label.lower())):
+        if entry.node.id not in drawn and names(words(entry.label)):
             return ref
     return None

@@ -24,13 +24,13 @@ from pipeline.distill.model import DistilledPage, DNode
 from pipeline.distill.tree import SubtreeText
 from pipeline.query.filters import role_test
 from pipeline.query.index import PageIndex
+from pipeline.query.text import words
 
 MAX_LABEL = 40  # characters of a label: a longer first cell is a sentence, not a label
 MAX_VALUE = 80  # characters of a value shown
 _KEY = "shown_values"
 _CELLS = frozenset({"td", "th"})
 _TEXTBOX = role_test("textbox")
-_WORD = re.compile(r"\w+")
 _NOT_WORD = re.compile(r"[^A-Za-z0-9]")  # a word's punctuation, left out as the task checks
 # "the 12th word in the paragraph", "the last word of the text area"
 _POSITIONED = re.compile(r"\bthe\s+(first|last|\d+(?:st|nd|rd|th))\s+word\s+(?:of|in|from)\s+"
@@ -99,7 +99,7 @@ def _texts(page: DistilledPage, tag: str) -> list[tuple[int, str]]:
 
 def _spaced(text: str) -> str:
     """The words of ``text`` in lower case, each between spaces (a phrase's test of words)."""
-    return f" {' '.join(_WORD.findall(text.lower()))} "
+    return f" {' '.join(words(text))} "
 
 
 def _key(label: str) -> str:
