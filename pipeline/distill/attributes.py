@@ -53,7 +53,7 @@ _SELECTION_STATES = ("checked", "pressed", "selected", "aria-checked", "aria-pre
 # Shown attributes that say what kind of element it is or what state it is in, not which one.
 _UNNAMING = frozenset({
     "role", "type", "checked", "expanded", "pressed", "selected", "disabled", "required",
-    "invalid", "aria-expanded", "aria-checked", "empty", "size",
+    "invalid", "aria-expanded", "aria-checked", "empty", "size", "in_box",
 })
 
 

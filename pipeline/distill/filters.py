@@ -28,7 +28,12 @@ from pipeline.distill.drawings import drawing_of
 from pipeline.distill.facts import Facts, has_handler
 from pipeline.distill.interactivity import tier_of
 from pipeline.distill.markup import lacks_runtime_evidence
-from pipeline.distill.svg_markup import drawing_surface, drop_boxes, svg_part_reading
+from pipeline.distill.svg_markup import (
+    drawing_surface,
+    drop_boxes,
+    place_hints,
+    svg_part_reading,
+)
 from pipeline.distill.work import Work
 from pipeline.page_state import Node, PageState
 
@@ -60,9 +65,11 @@ def noise(work: Work) -> list[int]:
             cleaned = work.state.source == "mind2web_cleaned"
             keep = svg_parts(nodes, last, i,
                              svg_part_reading(parts, cleaned) if bare_markup else _listens)
-            keep.update(box.id for box in drop_boxes(parts, keep))
+            boxes = drop_boxes(parts, keep)
+            keep.update(box.id for box in boxes)
             drawing, hints = drawing_of(node, parts, keep, work.state, work.facts)
-            for part, hint in hints.items():
+            placed = place_hints([part for part in parts if part.id in keep], boxes)
+            for part, hint in [*hints.items(), *placed.items()]:
                 work.hints.setdefault(part, {}).update(hint)
             if drawing is not None:
                 work.drawings[i] = drawing

@@ -21,7 +21,8 @@ listener marks a place one drops on, yet a drag names it by its ref (``drop_boxe
 The noise pass keeps the parts ``svg_part_reading`` names (and a drawing surface itself); the
 interactivity pass gives them tiers (``svg_clickable``). ``shape_name`` says what a shape is
 drawn as ("circle", "square rectangle", "triangle", "box"), the word a task uses for an element with no
-text; ``placed_shapes`` which shapes lie inside an outline box (dragged there).
+text; ``placed_shapes`` which shapes lie inside an outline box (dragged there), and
+``place_hints`` shows in which one ("left", "right": ``box_names``).
 """
 
 from __future__ import annotations
@@ -93,6 +94,35 @@ def placed_shapes(state: PageState) -> frozenset[int]:
         return frozenset()
     return frozenset(node.id for node in state.nodes if node.tag in EMPTY_SHAPES and node.bounds
                      and any(_inside(node.bounds, box) for box in boxes))
+
+
+def place_hints(shapes: list[Node], boxes: list[Node]) -> dict[int, dict[str, str]]:
+    """What shows where a drag put a drawing's ``shapes``: each of several ``boxes`` its name
+    (``box=left``, ``box_names``), and a shape inside one that box's (``in_box=left``;
+    ``in_box=true`` inside a lone box) -- {node id: hints}."""
+    boxes = [box for box in boxes if box.bounds]
+    names = box_names(boxes)
+    hints = {box.id: {"box": name} for box, name in zip(boxes, names, strict=True)
+             if len(boxes) > 1}
+    for shape in shapes:
+        if shape.tag in EMPTY_SHAPES and shape.bounds and not outline_box(shape):
+            inside = [name for box, name in zip(boxes, names, strict=True)
+                      if _inside(shape.bounds, box.bounds)]
+            if inside:
+                hints[shape.id] = {"in_box": inside[0]}
+    return hints
+
+
+def box_names(boxes: list[Node]) -> list[str]:
+    """What a task calls each of the outline ``boxes`` (with bounds), in their order: of two,
+    "left" and "right" (or "top" and "bottom", stacked); of more, their place in page order
+    ("1", "2", ...); a lone box is just the box ("true")."""
+    if len(boxes) == 2:
+        (x1, y1, _, _), (x2, y2, _, _) = boxes[0].bounds, boxes[1].bounds
+        sides = ("left", "right") if abs(x1 - x2) >= abs(y1 - y2) else ("top", "bottom")
+        first = x1 <= x2 if sides[0] == "left" else y1 <= y2
+        return list(sides if first else sides[::-1])
+    return ["true"] if len(boxes) == 1 else [str(place + 1) for place in range(len(boxes))]
 
 
 def _inside(inner: tuple[float, float, float, float],

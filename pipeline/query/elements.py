@@ -9,7 +9,8 @@ Role, attributes, landmark and heading are hard constraints; ``prefer_role`` (no
 the instruction planner's) is a soft one, adding ``PREFER_BONUS`` to the elements of that role and
 listing them even when no word matches; ``prefer_pending`` (the planner's too, unless the task
 undoes things) lists an element the page shows as already acted on -- a filled text field, a
-checked box, a selected item -- below every element still to do, so the next field outranks the
+checked box, a selected item, the other choices of a question answered (``answered``: the Even
+of a quiz row whose Odd is selected) -- below every element still to do, so the next field outranks the
 one just filled however many of the task's words that one holds, and matches no word with a box
 shapes are dragged into ("all yellow shapes" in its id ``shape-container``): nothing is done on
 it but drops, which list it as a place (``places``); ``calendar_date`` (the
@@ -51,6 +52,7 @@ from pipeline.distill.model import DistilledPage
 from pipeline.distill.svg_markup import outline_box
 from pipeline.query.affixes import affix_target
 from pipeline.query.alike import similar_target
+from pipeline.query.answered import answered_choices
 from pipeline.query.criteria import Constraint, Criteria, parse_criteria
 from pipeline.query.extremes import extreme_target
 from pipeline.query.figures import figure_target
@@ -79,6 +81,7 @@ class Hit:
     score: float  # 0 when no scoring criterion was given
     field: str  # the field that matched best: "text", "name", "placeholder", "id", ... or ""
     match: str  # exact, phrase, words, some, fuzzy, or ""
+    later: bool = False  # done already, or not the clause's qualifier: listed after the rest
 
 
 @dataclass(slots=True)
@@ -137,10 +140,12 @@ def query_elements(
     rest = _unmatched_rest(index, criteria, hits)
     nearest = _nearest(index, criteria) if not hits and not rest else []
     shown = hits[: criteria.max_results]
+    later = [hit for hit in shown if hit.later] if rest else []  # after what is still to do
+    shown = [hit for hit in shown if not (rest and hit.later)]
     if hits:
         what = ", ".join(criteria.shown) or "all elements"
         head = f"{len(hits)} {'element matches' if len(hits) == 1 else 'elements match'} {what}"
-        head += f"; top {len(shown)}:" if len(shown) < len(hits) else ":"
+        head += f"; top {len(shown) + len(later)}:" if len(shown) + len(later) < len(hits) else ":"
         lines = [head] + [result_line(index, hit.ref) for hit in shown]
     else:
         lines = [empty_message(index, criteria)]
@@ -149,11 +154,14 @@ def query_elements(
         lines.append(f"Other elements {'with ' + scope if scope else 'on the page'} "
                      f"(no word matched; all {len(hits) + len(rest)} are listed):")
         lines += [result_line(index, hit.ref) for hit in rest]
+    if later:
+        lines.append("Matched but done already:")
+        lines += [result_line(index, hit.ref) for hit in later]
     if nearest:
         lines.append(f"Nearest by spelling (no word matched; {len(nearest)} shown, try their "
                      "words or get_page_summary):")
         lines += [result_line(index, hit.ref) for hit in nearest]
-    return QueryResult(shown + rest + nearest, len(hits), "\n".join(lines))
+    return QueryResult(shown + rest + later + nearest, len(hits), "\n".join(lines))
 
 
 def _nearest(index: PageIndex, criteria: Criteria) -> list[Hit]:
@@ -185,7 +193,8 @@ def _unmatched_rest(index: PageIndex, criteria: Criteria, hits: list[Hit]) -> li
     matched = {hit.ref for hit in hits}
     rest = [ref for ref in allowed if ref not in matched]
     if criteria.pending:
-        rest.sort(key=lambda ref: acted_on(index.entries[ref]))
+        done = answered_choices(index)
+        rest.sort(key=lambda ref: acted_on(index.entries[ref]) or ref in done)
     return [Hit(ref, 0.0, "", "") for ref in rest]
 
 
@@ -209,6 +218,7 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
         candidates = list(index.entries)
     hits: list[Hit] = []
     last: set[int] = set()  # done already (``prefer_pending``), or not the clause's ``qualifier``
+    done = answered_choices(index) if criteria.pending else frozenset()
     for ref in candidates:
         entry = index.entries[ref]
         if criteria.pending and outline_box(entry.node):
@@ -220,7 +230,7 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
                 hit.score = round(hit.score + PREFER_BONUS, 4)
             if hit is not None:
                 hits.append(hit)
-                if criteria.pending and acted_on(entry):
+                if criteria.pending and (acted_on(entry) or ref in done):
                     last.add(ref)
     hidden = None  # the heaviest words name nothing shown: what opens the hidden one
     if criteria.reveal and keywords and not _heaviest_named(index, keywords):
@@ -243,8 +253,10 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
             _lead(hits, target)
     if criteria.qualifier is not None:  # "all posts by @vel": another's Like is none of them
         last |= _half_named(index, keywords, criteria.qualifier)
+    for hit in hits:
+        hit.later = hit.ref in last
     if queries or prefer is not None:
-        hits.sort(key=lambda h: (h.ref in last, -h.score, h.ref))
+        hits.sort(key=lambda h: (h.later, -h.score, h.ref))
     return hits
 
 

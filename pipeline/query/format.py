@@ -25,7 +25,7 @@ def result_line(index: PageIndex, ref: int) -> str:
     entry = index.entries[ref]
     line = format_element(entry.dnode, trim_text(entry.text, ELEMENT_TEXT))
     extra = entry.context or (entry.node.name or "" if not entry.text else "")
-    if extra and extra not in line:
+    if extra and extra not in line[line.index("<"):]:  # said by the element, not its [ref]
         line += f" — {trim_text(extra, ELEMENT_TEXT)}"
     return line + where(index, entry)
 

@@ -286,6 +286,9 @@ _FINISHING_WORDS = ("submit", "send", "search", "go", "ok")
 _BOTH_WORDS = frozenset({"both", "twice"})
 _EVERY_WORDS = frozenset({"all", "every", "each"})
 _EVERY_ACTIONS = 3  # unknown: a few
+# what may stand between a clause's verb and its object ("Mark the numbers", "Click on all boxes")
+_BEFORE_OBJECT = frozenset({"the", "these", "those", "all", "on"})
+_SINGULAR_ENDINGS = ("ss", "us", "is", "ys")  # "address", "status", "this", "always"
 # "on all posts by @vel": as many as the page shows -- the engine (``qualifier``) ranks the
 # next clause's element first once every one of them is done
 _QUALIFIED_EVERY_ACTIONS = 10
@@ -313,7 +316,12 @@ def task_clauses(task: str) -> list[str]:
     """The task's action clauses in order; a clause without a verb borrows the previous one's
     ("Enter the username "a" and the password "b"" -> "Enter the username "a"", "Enter the
     password "b""), and a verb with a comma list gives one clause per item ("Select a, b, c")."""
-    clauses: list[str] = []
+    return [clause for clause, _ in _read_clauses(task)]
+
+
+def _read_clauses(task: str) -> list[tuple[str, bool]]:
+    """``task_clauses``, each with whether it is an item of a comma list."""
+    clauses: list[tuple[str, bool]] = []
     verb = ""
     hidden, phrases = _protect_quotes(task)
     hidden = _NAME_WITH_AND.sub(_keep_name, hidden)
@@ -330,11 +338,11 @@ def task_clauses(task: str) -> list[str]:
         if len(items) > 1 and not any('"' in item for item in items):
             head = _LEADING_VERB.match(items[0])
             lead = head.group(1) if head else ""
-            clauses += [items[0]] + [item if _opens_with_verb(item) else f"{lead} {item}"
-                                     for item in items[1:]]
+            clauses += [(items[0], True)] + [
+                (item if _opens_with_verb(item) else f"{lead} {item}", True) for item in items[1:]]
         else:
-            clauses.append(part)
-    return [_restore_quotes(c, phrases) for c in clauses] or [task]
+            clauses.append((part, False))
+    return [(_restore_quotes(c, phrases), listed) for c, listed in clauses] or [(task, False)]
 
 
 def _list_items(part: str) -> list[str]:
@@ -369,9 +377,10 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
     ("Solve the math problem") or select "nothing" take no step of their own while another
     clause can. What the page shows as done (a filled field, a ticked box, the open tab) ranks
     lower (``prefer_pending``) unless the task undoes things ("uncheck", "clear")."""
-    clauses = task_clauses(task)
-    steps = [i for i, clause in enumerate(clauses) if not _exploratory(clause)
-             for _ in range(_actions_of(clause))] or [0]
+    read = _read_clauses(task)
+    clauses = [clause for clause, _ in read]
+    steps = [i for i, (clause, listed) in enumerate(read) if not _exploratory(clause)
+             for _ in range(_actions_of(clause, listed))] or [0]
     # each clause read once: what marks it done in the history, and its words for the others
     parts = [query_from_instruction(clause, max_results, single=False)
              for clause in clauses] if len(clauses) > 1 else []
@@ -526,19 +535,33 @@ def _sends(plan: InstructionQuery) -> bool:
     return plan.op == "CLICK" and bool(named) and named <= set(_FINISHING_WORDS)
 
 
-def _actions_of(clause: str) -> int:
+def _actions_of(clause: str, listed: bool) -> int:
     """How many actions a clause likely takes: none for "nothing" ("Select nothing"), two for
     "both" ("into both text fields"), a few for "all"/"every"/"each" and for a date picked from
-    a calendar (open it, page to the month, pick the day), as many as it takes for "all" with a
+    a calendar (open it, page to the month, pick the day) and for a plural object ("Mark the
+    numbers below as odd or even": one action each; an item of a comma list -- ``listed`` --
+    is one action, "Select words similar to a, b" names as many as it takes), as many as it takes for "all" with a
     qualifier ("on all posts by @vel"), else one."""
     said = set(words(clause))
     if "nothing" in said:
         return 0
     if _qualifier(clause):
         return _QUALIFIED_EVERY_ACTIONS
-    if said & _EVERY_WORDS or (month_terms(clause) and _operation(words(clause)) != "TYPE"):
+    if said & _EVERY_WORDS or (_plural_object(clause) and not listed) or (
+            month_terms(clause) and _operation(words(clause)) != "TYPE"):
         return _EVERY_ACTIONS
     return 2 if said & _BOTH_WORDS else 1
+
+
+def _plural_object(clause: str) -> bool:
+    """Whether the clause's object -- the word after its verb, past "the", "all", "on" -- is a
+    plural common noun ("Mark the numbers below", not "Press Submit", "Enter the address")."""
+    rest = clause.split()[1:]
+    while rest and rest[0].lower() in _BEFORE_OBJECT:
+        rest = rest[1:]
+    word = rest[0] if rest else ""
+    return (len(word) > 3 and word.isalpha() and word.islower() and word.endswith("s")
+            and not word.endswith(_SINGULAR_ENDINGS))
 
 
 def _qualifier(text: str) -> str | None:
