@@ -9,13 +9,13 @@ Role, attributes, landmark and heading are hard constraints; ``prefer_role`` (no
 the instruction planner's) is a soft one, adding ``PREFER_BONUS`` to the elements of that role and
 listing them even when no word matches; ``prefer_pending`` (the planner's too, unless the task
 undoes things) lists an element the page shows as already acted on -- a filled text field, a
-checked box, a selected item, the other choices of a question answered (``answered``: the Even
-of a quiz row whose Odd is selected) -- below every element still to do, so the next field outranks the
-one just filled however many of the task's words that one holds, and matches no word with a box
-shapes are dragged into ("all yellow shapes" in its id ``shape-container``): nothing is done on
-it but drops, which list it as a place (``places``); ``calendar_date`` (the
-planner's, YYYY-MM-DD) reweighs the keywords for the month a calendar on the page shows
-(``dates.calendar_weights``), ``spin_value`` (the planner's too) for
+checked box, a selected item, the other choices of a question answered (``answered``: the
+Even of a quiz row whose Odd is selected) -- below every element still to do, so the next
+field outranks the one just filled however many of the task's words that one holds, and
+matches no word with a box shapes are dragged into ("all yellow shapes" in its id
+``shape-container``): nothing is done on it but drops, which list it as a place (``places``);
+``calendar_date`` (the planner's, YYYY-MM-DD) reweighs the keywords for the month a calendar
+on the page shows (``dates.calendar_weights``), ``spin_value`` (the planner's too) for
 the number a spinner holds (``spinners``), ``reveal_hidden`` (the planner's) a "more" or
 "menu" toggle when the heaviest words match nothing (the item is behind it), and ``ordinal``
 (the planner's "3rd") leads with that one of the largest set of matched elements alike (same

@@ -11,6 +11,7 @@ Role synonyms (``role`` is case-insensitive; anything else matches the ARIA role
     radio     input type=radio, role radio/menuitemradio
     combobox  (also select, dropdown, listbox) select, role combobox/listbox
     tab, menuitem (menuitem*), option (option, role option), slider, switch, treeitem
+    scrollable an element whose content scrolls (overflow auto/scroll, more than its box)
     input     any form control: input (not hidden), select, textarea, contenteditable and the
               control roles
 
@@ -60,8 +61,8 @@ def acted_on(entry: Entry) -> bool:
     dragged into a box (``Entry.placed``) -- or is such a box, on which nothing is done but
     drops (``svg_markup.outline_box``) --, or a text field (or a combobox one types into)
     holding a value -- not a disabled one, whose value is the page's own (an agreement to
-    scroll through; a read-only date field is filled by its calendar), not a number field, where a new guess replaces the last one,
-    nor a dropdown (``<select>``, role combobox too), which always shows an option, its default
+    scroll through; a read-only date field is filled by its calendar), not a number field,
+    where a new guess replaces the last one, nor a dropdown (``<select>``, role combobox too), which always shows an option, its default
     until one is chosen."""
     attrs = entry.dnode.attrs
     if entry.placed or outline_box(entry.node) \
@@ -98,6 +99,7 @@ _ROLE_TESTS: dict[str, Callable[[Entry], bool]] = {
         _input_is(e, frozenset({"radio"})) or e.node.role in ("radio", "menuitemradio")
     ),
     "combobox": lambda e: e.dnode.tag == "select" or e.node.role in ("combobox", "listbox"),
+    "scrollable": lambda e: e.dnode.scrollable,
     "menuitem": _role_in("menuitem", "menuitemcheckbox", "menuitemradio"),
     "option": lambda e: e.dnode.tag == "option" or e.node.role == "option",
     "input": lambda e: (

@@ -180,7 +180,7 @@ def query_from_instruction(
     else:  # nothing word-like ("♥♥♥"): search the quoted phrase, else the whole instruction
         arguments["text"] = " ".join(naming) or instruction.strip() or "*"
     role = _role_for(op, lowered)
-    if role and (not single or opener):  # one step of a longer task (open the message,
+    if role and (not single or opener or role == _SCROLLED):  # one step of a longer task (open the message,
         arguments["prefer_role"] = role  # forward or reply, type, send): a preference only
     elif role and _single_action(lowered):  # a filter would hide the later steps' elements
         arguments["role"] = role
@@ -199,7 +199,11 @@ def _weaken_destination(weights: dict[str, float], instruction: str) -> None:
 
 
 def _role_for(op: Op, lowered: list[str]) -> str | None:
-    """Typing needs a textbox; selecting from a "dropdown", "list" or "menu" a combobox."""
+    """Typing needs a textbox; selecting from a "dropdown", "list" or "menu" a combobox;
+    "Scroll the text area ..." an element that scrolls (a preference only: the page itself
+    scrolls too)."""
+    if lowered[:1] == ["scroll"]:
+        return _SCROLLED
     if op == "TYPE":
         return "textbox"
     if op == "SELECT" and _mentions(lowered, ("dropdown", "list", "menu")):
@@ -292,6 +296,7 @@ _SINGULAR_ENDINGS = ("ss", "us", "is", "ys")  # "address", "status", "this", "al
 # "on all posts by @vel": as many as the page shows -- the engine (``qualifier``) ranks the
 # next clause's element first once every one of them is done
 _QUALIFIED_EVERY_ACTIONS = 10
+_SCROLLED = "scrollable"  # the role of what a "Scroll ..." clause acts on
 # Verbs that act on what is already filled, ticked or chosen.
 _UNDOING_VERBS = frozenset({"uncheck", "untick", "deselect", "unselect", "clear", "erase",
                             "empty", "reset", "unmark", "unstar"})
@@ -299,8 +304,12 @@ _UNDOING_VERBS = frozenset({"uncheck", "untick", "deselect", "unselect", "clear"
 _EXPLORING_VERBS = frozenset(
     {"find", "solve", "navigate", "look", "read", "figure", "copy", "count"})
 # ("... an item that starts with "An" and ends with "ica"": one clause, describing the item)
+# ("... to the bottom of the text hit submit.": the sending command that ends a task, however
+# it is joined to what comes before)
 _CLAUSE_SPLIT = re.compile(r",?\s+(?:and\s+)?then\s+|\s+and\s+(?!(?:starts?|ends?|begins?"
-                           r"|contains?|has|is|are)\b)|;\s*|\.\s+(?=[A-Z])")
+                           r"|contains?|has|is|are)\b)|;\s*|\.\s+(?=[A-Z])"
+                           r"|\s+(?=(?i:press|hit|click|push|tap)\s+(?:the\s+)?(?i:"
+                           + "|".join(_FINISHING_WORDS) + r")\b[\s.!]*$)")
 # "Scroll to the end of the text, enter ...": a comma before a verb, in a clause that opens with
 # one ("For the user @kim, click ..." is one clause)
 _VERB_AFTER_COMMA = re.compile(
@@ -387,8 +396,9 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
     at, finished = _clause_at(parts, steps, _acts(task, history))
     single = len(clauses) == 1 and not history
     plan = parts[at] if parts else query_from_instruction(clauses[at], max_results, single=single)
-    if not _UNDOING_VERBS.intersection(words(task)):  # filled or ticked: most likely not next
-        plan.arguments["prefer_pending"] = True
+    if not _UNDOING_VERBS.intersection(words(task)) and plan.arguments.get(
+            "prefer_role") != _SCROLLED:  # filled or ticked: most likely not next (a text area
+        plan.arguments["prefer_pending"] = True  # to scroll holds text it did not get typed)
     plan.arguments["reveal_hidden"] = True  # a name nowhere on the page: look behind a menu
     asked, said = similar_words(task), set(words(clauses[at]))
     if any(set(words(item)) <= said for item in asked):  # a word of the list: its choice
@@ -540,8 +550,8 @@ def _actions_of(clause: str, listed: bool) -> int:
     "both" ("into both text fields"), a few for "all"/"every"/"each" and for a date picked from
     a calendar (open it, page to the month, pick the day) and for a plural object ("Mark the
     numbers below as odd or even": one action each; an item of a comma list -- ``listed`` --
-    is one action, "Select words similar to a, b" names as many as it takes), as many as it takes for "all" with a
-    qualifier ("on all posts by @vel"), else one."""
+    is one action, "Select words similar to a, b" names as many as it takes), as many as it
+    takes for "all" with a qualifier ("on all posts by @vel"), else one."""
     said = set(words(clause))
     if "nothing" in said:
         return 0

@@ -9,9 +9,11 @@ for a date or a year ("Released Date") with the task's first four-digit number; 
 unpaired with the first content word no pair claimed, nor the value after a claimed word
 ("action": the genre, by elimination -- before anything was typed: once a value is in, the
 first free word may only describe the form, "the cheapest flight"). The field paired earliest
-leads: the order the task says
-its values in. Nothing changes below two empty fields, or while a field stays unpaired (the
-From and To of a flight, whose labels are only "from:" and "to:").
+leads: the order the task says its values in; the last empty one leads when its label names a
+word of the task (Year, once Genre and Director hold theirs: the form is not sent yet; not a
+date field by the task's date, which waits for its calendar and the suggestion of the field
+filled before it). Nothing changes on a page of one text field, or while a field stays
+unpaired (the From and To of a flight, whose labels are only "from:" and "to:").
 """
 
 from __future__ import annotations
@@ -33,14 +35,15 @@ def next_field(index: PageIndex, task: str) -> int | None:
     """The empty text field whose value the task says first, or None (see the module)."""
     boxes = [entry for entry in index.entries.values() if _TEXTBOX(entry)]
     fields = [entry for entry in boxes if not acted_on(entry)]
-    if len(fields) < 2:
+    if not fields or len(boxes) < 2:
         return None
     said = words(task)
     stems = ["" if at == 0 or word in STOP_WORDS else stem(word)  # (0: the imperative, "Look")
              for at, word in enumerate(said)]
-    paired: dict[int, int] = {}
+    lone = len(fields) == 1  # the rest filled: only a word of the task names it (a date
+    paired: dict[int, int] = {}  # field waits for its calendar)
     for entry in fields:
-        at = _paired_word(_label(entry), said, stems, set(paired.values()))
+        at = _paired_word(_label(entry), said, stems, set(paired.values()), dated=not lone)
         if at is not None:
             paired[entry.ref] = at
     unpaired = [entry.ref for entry in fields if entry.ref not in paired]
@@ -59,15 +62,15 @@ def _label(entry: Entry) -> tuple[str, ...]:
 
 
 def _paired_word(label: tuple[str, ...], said: list[str], stems: list[str],
-                 taken: set[int]) -> int | None:
+                 taken: set[int], dated: bool = True) -> int | None:
     """The position of the task word the label names: a shared stem or start, else (a label
-    asking for a date or year) the first four-digit number."""
+    asking for a date or year, when ``dated``) the first four-digit number."""
     for at, word in enumerate(stems):
         if at not in taken and word and any(
                 word == part or len(commonprefix([word, part])) >= _MIN_COMMON
                 for part in label):
             return at
-    if _DATED.intersection(label):
+    if dated and _DATED.intersection(label):
         return next((at for at, word in enumerate(said)
                      if at not in taken and _YEAR.fullmatch(word)), None)
     return None

@@ -69,6 +69,10 @@ def test_task_clauses_follow_the_steps():
         'For the user @kim, click the "Block" button']  # who, not a step
     assert task_clauses("Scroll the textarea to the bottom then push submit.") == [
         "Scroll the textarea to the bottom", "push submit"]
+    # the sending command that ends a task is a step of its own, however it is joined
+    assert task_clauses("Scroll the textarea to the bottom of the text hit submit.") == [
+        "Scroll the textarea to the bottom of the text", "hit submit"]
+    assert task_clauses("Press submit.") == ["Press submit"]
 
 
 def test_a_step_of_a_longer_task_prefers_the_role_and_searches_the_other_clauses():
@@ -573,6 +577,41 @@ def test_values_said_in_words_fill_the_fields_in_the_task_order(labels, filled, 
     assert page.state.nodes[top].name == expected
 
 
+def rows_form(values: dict[str, str]) -> str:
+    """MiniWoB++ multi-layouts' second layout: rows of a text and a field (no label), Search."""
+    rows = "".join(f'<div class="row"><div>{label}</div><input type="text"'
+                   f'{f" value={chr(34)}{value}{chr(34)}" if value else ""}></div>'
+                   for label, value in values.items())
+    return f'<body><div id="area">{rows}<div><button type="button">Search</button></div></div>'
+
+
+def test_the_last_empty_field_the_task_names_leads_before_the_form_is_sent():
+    # after two of three values Year is still empty: it comes before Search, which the task
+    # names too ("Search for ...")
+    task = "Search for historical movies directed by Mcknight from year 1980."
+    history = ["[textbox]  Genre -> TYPE: historical",
+               "[textbox]  Director Name -> TYPE: Mcknight"]
+    filled = {"Genre": "historical", "Director Name": "Mcknight"}
+    page = distill(page_from_html(rows_form({**filled, "Year": ""})))
+    top = query_elements(page, **query_for_step(task, history).arguments).refs[0]
+    assert page.state.nodes[page.node_of(top)].tag == "input"
+    done = distill(page_from_html(rows_form({**filled, "Year": "1980"})))
+    typed = [*history, "[textbox]  Year -> TYPE: 1980"]
+    top = query_elements(done, **query_for_step(task, typed).arguments).refs[0]
+    assert done.state.nodes[done.node_of(top)].tag == "button"
+
+
+def test_a_date_field_left_empty_last_does_not_jump_ahead_of_the_suggestion():
+    # book-flight: "MOT" typed into To, its autocomplete shows "Minot, ND (MOT)"; the date waits
+    task = "Book the cheapest one-way flight from: Anvik, AK to: MOT on 12/23/2016."
+    html = (rows_form({"From:": "Anvik, AK", "To:": "MOT", "Departure Date": ""})
+            + '<ul><li onclick="pick()">Minot, ND (MOT)</li></ul>')
+    page = distill(page_from_html(html))
+    history = ["[textbox]  From: -> TYPE: Anvik, AK", "[textbox]  To: -> TYPE: MOT"]
+    top = query_elements(page, **query_for_step(task, history).arguments).refs[0]
+    assert page.state.nodes[page.node_of(top)].tag == "li"
+
+
 def test_fields_are_left_in_order_while_one_of_them_pairs_with_no_word():
     # book-flight: "from:"/"to:" pair with no content word; the date field must not jump ahead
     task = "Book the cheapest one-way flight from: Anvik, AK to: MOT on 12/23/2016."
@@ -585,6 +624,34 @@ def test_a_task_without_words_pairs_no_field():
     page = distill(page_from_html(movie_form(["Director", "Year"])))
     for task in ("", "♥♥♥"):
         assert query_elements(page, keyword_weights={"x": 1.0}, pair_fields=task).ok
+
+
+def test_a_scroll_clause_leads_with_what_scrolls_though_it_holds_text():
+    # scroll-text-2: the text area holds the page's text (not typed: not done), and it scrolls
+    html = ('<body><button id="subbtn">Submit</button><textarea id="text-area">'
+            + "Lorem ipsum dolor. " * 40 + "</textarea></body>")
+    state = page_from_html(html)
+    area = next(node for node in state.nodes if node.tag == "textarea")
+    area.value = state.text_content(area.id)
+    area.bounds, area.scroll = (0.0, 40.0, 200.0, 80.0), (0.0, 0.0, 200.0, 600.0)
+    area.styles["overflow"] = "auto"
+    page = distill(state)
+    task = "Scroll the textarea to the bottom of the text then push submit."
+    refs = query_elements(page, **query_for_step(task, []).arguments).refs
+    assert page.state.nodes[page.node_of(refs[0])].tag == "textarea"
+    scrolled = ["[textbox]  Lorem ipsum dolor. Lorem -> SCROLL: down:end"]
+    refs = query_elements(page, **query_for_step(task, scrolled).arguments).refs
+    assert page.state.nodes[page.node_of(refs[0])].tag == "button"
+
+
+def test_a_textarea_is_found_by_what_a_task_calls_it():
+    # scroll-text-2 as a recorded dump shows it: no scroll geometry, the tag names it
+    html = ('<body><div id="area"><button id="subbtn">Submit</button><textarea id="text-area">'
+            + "Lorem ipsum. " * 30 + "</textarea></div></body>")
+    page = distill(page_from_html(html))
+    task = "Scroll the textarea to the bottom of the text then push submit."
+    top = query_elements(page, **query_for_step(task, []).arguments).refs[0]
+    assert page.state.nodes[page.node_of(top)].tag == "textarea"
 
 
 def test_a_shape_already_in_the_box_is_done():
