@@ -20,8 +20,8 @@ listener marks a place one drops on, yet a drag names it by its ref (``drop_boxe
 
 The noise pass keeps the parts ``svg_part_reading`` names (and a drawing surface itself); the
 interactivity pass gives them tiers (``svg_clickable``). ``shape_name`` says what a shape is
-drawn as ("circle", "square rectangle", "triangle", "box"), the word a task uses for an element with no
-text; ``placed_shapes`` which shapes lie inside an outline box (dragged there), and
+drawn as ("circle", "square rectangle", "triangle", "box"), the word a task uses for an element
+with no text; ``placed_shapes`` which shapes lie inside an outline box (dragged there), and
 ``place_hints`` shows in which one ("left", "right": ``box_names``).
 """
 

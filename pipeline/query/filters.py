@@ -62,8 +62,8 @@ def acted_on(entry: Entry) -> bool:
     drops (``svg_markup.outline_box``) --, or a text field (or a combobox one types into)
     holding a value -- not a disabled one, whose value is the page's own (an agreement to
     scroll through; a read-only date field is filled by its calendar), not a number field,
-    where a new guess replaces the last one, nor a dropdown (``<select>``, role combobox too), which always shows an option, its default
-    until one is chosen."""
+    where a new guess replaces the last one, nor a dropdown (``<select>``, role combobox too),
+    which always shows an option, its default until one is chosen."""
     attrs = entry.dnode.attrs
     if entry.placed or outline_box(entry.node) \
             or any(attrs.get(key) == "true" for key in _DONE_STATES):

@@ -180,8 +180,10 @@ def query_from_instruction(
     else:  # nothing word-like ("♥♥♥"): search the quoted phrase, else the whole instruction
         arguments["text"] = " ".join(naming) or instruction.strip() or "*"
     role = _role_for(op, lowered)
-    if role and (not single or opener or role == _SCROLLED):  # one step of a longer task (open the message,
-        arguments["prefer_role"] = role  # forward or reply, type, send): a preference only
+    # one step of a longer task (open the message, forward or reply, type, send), or what
+    # scrolls (the page scrolls too): a preference only
+    if role and (not single or opener or role == _SCROLLED):
+        arguments["prefer_role"] = role
     elif role and _single_action(lowered):  # a filter would hide the later steps' elements
         arguments["role"] = role
     return InstructionQuery(op=op, value=value, arguments=arguments)
