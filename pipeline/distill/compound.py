@@ -7,6 +7,8 @@
 range         ``min``/``max``/``step``/``value`` with the HTML defaults filled in.
 number        ``min``/``max`` when set.
 date/time...  a ``format`` hint such as ``YYYY-MM-DD`` or ``HH:MM``.
+resize handle a jQuery UI ``ui-resizable-s`` (or -n, -e, -w, -se, ...): ``resizes=height``, the
+              size a drag of that edge changes (what a task asks: "make the height smaller").
 The hints land in ``Work.hints``; the attributes pass adds them to the shown attributes.
 """
 
@@ -17,6 +19,9 @@ from pipeline.distill.tree import preorder
 from pipeline.distill.work import Work
 from pipeline.page_state import Node, PageState
 
+# the edge a resize handle sits on -> the size a drag of it changes
+_EDGE_SIZES = {"n": "height", "s": "height", "e": "width", "w": "width",
+               **{corner: "width and height" for corner in ("ne", "nw", "se", "sw")}}
 DATE_FORMATS = {
     "date": "YYYY-MM-DD",
     "time": "HH:MM",
@@ -74,6 +79,16 @@ def input_hints(node: Node) -> dict[str, str]:
     return {}
 
 
+def resize_hint(node: Node) -> dict[str, str]:
+    """``resizes``: the size a jQuery UI resize handle changes, from its edge's class."""
+    classes = node.attributes.get("class", "").split()
+    if "ui-resizable-handle" not in classes:
+        return {}
+    edge = next((c.removeprefix("ui-resizable-") for c in classes
+                 if c.removeprefix("ui-resizable-") in _EDGE_SIZES), "")
+    return {"resizes": _EDGE_SIZES[edge]} if edge else {}
+
+
 def _midpoint(low: str, high: str) -> str:
     try:
         middle = (float(low) + float(high)) / 2
@@ -95,8 +110,9 @@ def compound(work: Work, root: DNode) -> int:
             )
             removed += sum(len(preorder(child)) for child in dnode.children)
             dnode.children = []
-        elif dnode.tag == "input":
-            hints = input_hints(state.nodes[dnode.node_id])
+        else:
+            node = state.nodes[dnode.node_id]
+            hints = input_hints(node) if dnode.tag == "input" else resize_hint(node)
             if hints:
                 work.hints[dnode.node_id] = hints
     return removed

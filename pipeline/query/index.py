@@ -233,6 +233,8 @@ def _fields(state: PageState, dnode: DNode, node: Node, text: str) -> list[Field
     shape = "" if text else shape_name(node)  # a drawn shape is called what it looks like
     if shape:
         out.append(make_field(3, "shape", shape))
+    if "resizes" in dnode.attrs:  # a resize handle: "make the height smaller"
+        out.append(make_field(3, "resizes", dnode.attrs["resizes"]))
     return out
 
 

@@ -654,6 +654,20 @@ def test_a_textarea_is_found_by_what_a_task_calls_it():
     assert page.state.nodes[page.node_of(top)].tag == "textarea"
 
 
+def test_a_resize_handle_says_which_size_it_changes():
+    # resize-textarea: jQuery UI's handles differ by their edge's class alone
+    handles = "".join(f'<div class="ui-resizable-handle ui-resizable-{edge}"></div>'
+                      for edge in ("e", "s", "se"))
+    page = distill(page_from_html(f'<body><div class="ui-wrapper"><textarea id="tt"></textarea>'
+                                  f'{handles}</div><button>Submit</button></body>'))
+    for size, edge in (("height", "s"), ("width", "e")):
+        task = f"Resize the textarea so that the {size} is smaller than its initial size."
+        result = query_elements(page, **query_for_step(task, []).arguments)
+        top = page.node_of(result.refs[0])
+        assert page.state.nodes[top].attributes["class"].endswith(f"-{edge}")
+        assert f"<div resizes={size} />" in result.text.splitlines()[1]
+
+
 def test_a_shape_already_in_the_box_is_done():
     # drag-shapes after one drag: the first circle lies inside the outline box (fill none)
     html = ('<body><svg width="160" height="160">'
