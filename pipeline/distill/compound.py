@@ -81,9 +81,10 @@ def input_hints(node: Node) -> dict[str, str]:
 
 def resize_hint(node: Node) -> dict[str, str]:
     """``resizes``: the size a jQuery UI resize handle changes, from its edge's class."""
-    classes = node.attributes.get("class", "").split()
-    if "ui-resizable-handle" not in classes:
+    written = node.attributes.get("class", "")
+    if "ui-resizable-handle" not in written:  # (most nodes: no split)
         return {}
+    classes = written.split()
     edge = next((c.removeprefix("ui-resizable-") for c in classes
                  if c.removeprefix("ui-resizable-") in _EDGE_SIZES), "")
     return {"resizes": _EDGE_SIZES[edge]} if edge else {}

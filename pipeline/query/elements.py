@@ -193,9 +193,13 @@ def _unmatched_rest(index: PageIndex, criteria: Criteria, hits: list[Hit]) -> li
     matched = {hit.ref for hit in hits}
     rest = [ref for ref in allowed if ref not in matched]
     if criteria.pending:
-        done = answered_choices(index)
-        rest.sort(key=lambda ref: acted_on(index.entries[ref]) or ref in done)
+        rest.sort(key=lambda ref: _done(index, ref))
     return [Hit(ref, 0.0, "", "") for ref in rest]
+
+
+def _done(index: PageIndex, ref: int) -> bool:
+    """The page shows ``ref`` acted on, or another choice of its question chosen."""
+    return acted_on(index.entries[ref]) or ref in answered_choices(index)
 
 
 def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
@@ -218,7 +222,6 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
         candidates = list(index.entries)
     hits: list[Hit] = []
     last: set[int] = set()  # done already (``prefer_pending``), or not the clause's ``qualifier``
-    done = answered_choices(index) if criteria.pending else frozenset()
     for ref in candidates:
         entry = index.entries[ref]
         if criteria.pending and outline_box(entry.node):
@@ -230,7 +233,7 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
                 hit.score = round(hit.score + PREFER_BONUS, 4)
             if hit is not None:
                 hits.append(hit)
-                if criteria.pending and (acted_on(entry) or ref in done):
+                if criteria.pending and _done(index, ref):
                     last.add(ref)
     hidden = None  # the heaviest words name nothing shown: what opens the hidden one
     if criteria.reveal and keywords and not _heaviest_named(index, keywords):
