@@ -84,10 +84,9 @@ def resize_hint(node: Node) -> dict[str, str]:
     written = node.attributes.get("class", "")
     if "ui-resizable-handle" not in written:  # (most nodes: no split)
         return {}
-    classes = written.split()
-    edge = next((c.removeprefix("ui-resizable-") for c in classes
-                 if c.removeprefix("ui-resizable-") in _EDGE_SIZES), "")
-    return {"resizes": _EDGE_SIZES[edge]} if edge else {}
+    edges = (name.removeprefix("ui-resizable-") for name in written.split())
+    size = next((_EDGE_SIZES[edge] for edge in edges if edge in _EDGE_SIZES), None)
+    return {"resizes": size} if size else {}
 
 
 def _midpoint(low: str, high: str) -> str:

@@ -40,8 +40,10 @@ def next_field(index: PageIndex, task: str) -> int | None:
     said = words(task)
     stems = ["" if at == 0 or word in STOP_WORDS else stem(word)  # (0: the imperative, "Look")
              for at, word in enumerate(said)]
-    lone = len(fields) == 1  # the rest filled: only a word of the task names it (a date
-    paired: dict[int, int] = {}  # field waits for its calendar)
+    # the rest filled: only a word of the task names the last one (a date field waits for its
+    # calendar)
+    lone = len(fields) == 1
+    paired: dict[int, int] = {}
     for entry in fields:
         at = _paired_word(_label(entry), said, stems, set(paired.values()), dated=not lone)
         if at is not None:
