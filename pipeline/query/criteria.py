@@ -54,6 +54,7 @@ class Criteria:
     qualifier: Query | None = None  # the planner's "all posts *by @vel*": which of them count
     reveal: bool = False  # the planner's: a "more"/"menu" toggle leads when the name is unseen
     figure: str = ""  # the planner's question about a drawing (``figures``): its answer leads
+    number_rule: str = ""  # the planner's "less than 5", "odd or even" (``number_rules``)
 
     @property
     def scored(self) -> bool:
@@ -86,6 +87,7 @@ def parse_criteria(index: PageIndex, args: dict[str, Any]) -> Criteria | str:
     out.extreme = _string(args.get("extreme"))
     out.pair_fields = _string(args.get("pair_fields"))
     out.figure = _string(args.get("figure"))
+    out.number_rule = _string(args.get("number_rule"))
     ends = args.get("affix")
     if isinstance(ends, list | tuple) and len(ends) == 2 and all(isinstance(e, str) for e in ends):
         out.affix = (ends[0].lower(), ends[1].lower())

@@ -27,7 +27,9 @@ whose price, duration or number is the extreme one (``extremes``), ``affix`` (th
 words) with the empty text field whose value it says first (``pairing``), ``similar`` (the
 planner's "words similar to a, b") with the choice still to do that means what one of them does
 (``alike``), ``figure`` (the planner's question about a drawing: "How many red circles") with
-the element that shows its answer (``figures``), and ``qualifier`` (the
+the element that shows its answer (``figures``), ``number_rule`` (the planner's "a number less
+than 5", "odd or even") with the choice true of a row's number, or the generator while the
+number the page shows fails the rule (``number_rules``), and ``qualifier`` (the
 planner's "all posts *by @vel*") lists what only the heaviest words or only the qualifier name
 -- another's Like, vel's Share -- with the done ones; ``text``, ``name``
 (matched against the visible text and accessible name only) and ``keyword_weights`` score the
@@ -60,6 +62,7 @@ from pipeline.query.filters import acted_on, landmark_spec
 from pipeline.query.format import result_line
 from pipeline.query.hidden import hidden_openers
 from pipeline.query.index import Entry, PageIndex, index_for
+from pipeline.query.number_rules import rule_target
 from pipeline.query.ordinals import nth_target
 from pipeline.query.pairing import next_field
 from pipeline.query.scoring import Query, entry_score
@@ -122,6 +125,7 @@ def query_elements(
     pair_fields: str | None = None,
     similar: list[str] | None = None,
     figure: str | None = None,
+    number_rule: str | None = None,
 ) -> QueryResult:
     index = index_for(page)
     args = {
@@ -132,6 +136,7 @@ def query_elements(
         "calendar_date": calendar_date, "spin_value": spin_value, "ordinal": ordinal,
         "extreme": extreme, "qualifier": qualifier, "reveal_hidden": reveal_hidden,
         "affix": affix, "pair_fields": pair_fields, "similar": similar, "figure": figure,
+        "number_rule": number_rule,
     }  # fmt: skip
     criteria = parse_criteria(index, args)
     if isinstance(criteria, str):
@@ -250,6 +255,9 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
         affix_target(index, criteria.affix) if criteria.affix else None,
         similar_target(index, criteria.similar) if criteria.similar else None,
         figure_target(index, criteria.figure) if criteria.figure else None,
+        rule_target(index, [hit.ref for hit in sorted(hits, key=lambda h: -h.score)],
+                    criteria.number_rule, lambda ref: _done(index, ref))
+        if criteria.number_rule else None,
     ]
     for target in leads:
         if target is not None and all(c.allows(index.entries[target]) for c in constraints):

@@ -34,8 +34,9 @@ from pipeline.query.alike import similar_words
 from pipeline.query.dates import DATE, date_terms, month_terms, picked_date
 from pipeline.query.extremes import superlative
 from pipeline.query.figures import figure_question
+from pipeline.query.number_rules import number_rule
 from pipeline.query.spinners import spin_value
-from pipeline.query.text import STOP_WORDS, handles, stem, words
+from pipeline.query.text import SENDING_WORDS, STOP_WORDS, handles, stem, words
 
 Op = Literal["CLICK", "TYPE", "SELECT"]
 
@@ -64,11 +65,12 @@ _ORDINAL_WEIGHT = 0.25  # a weak cue: below any word that names the element
 _DESTINATION = re.compile(rf"\b(?:to|into|onto)\s+(?:the\s+)?{_ORDINAL_TEXT}", re.IGNORECASE)
 
 
-_STEPPED_GOALS = ("calendar_date", "spin_value")  # a widget's goal (see ``dates``, ``spinners``)
+# a goal the page shows reached or not: a widget's (see ``dates``, ``spinners``), a number's
+_STEPPED_GOALS = ("calendar_date", "spin_value", "number_rule")
 # query_elements arguments only the planner passes: no tool schema has them
 PLANNER_ONLY = frozenset({"prefer_role", "prefer_pending", "calendar_date", "spin_value",
                           "ordinal", "extreme", "qualifier", "reveal_hidden", "affix",
-                          "pair_fields", "similar", "figure"})
+                          "pair_fields", "similar", "figure", "number_rule"})
 # "forward the email to Kim", "give Kim Lee the message": a recipient, typed into the To field
 _NAME = r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*"  # capitalised words: "Kim", "Kim Lee"
 # ("... wants the message to be sent to Kim", "Send Kim Lee's email", "Kim is waiting for ...",
@@ -167,6 +169,9 @@ def query_from_instruction(
     question = figure_question(instruction)
     if question:  # "How many red circles are there?": answered from what the page draws
         arguments["figure"] = question
+    rule = number_rule(instruction)
+    if rule:  # "a number less than 5", "odd or even": judged on the numbers the page shows
+        arguments["number_rule"] = rule
     ends = affix(instruction)
     if ends:  # "an item that starts with "An"": the suggestion that shows "Antarctica"
         arguments["affix"] = ends
@@ -287,8 +292,6 @@ _LEADING_VERBS = frozenset(
      "solve", "guess", "navigate", "show", "add", "remove", "save", "open", "close", "book", "buy",
      "scroll"]
 )
-# The commands that send a form when the task ends by typing or choosing without naming one.
-_FINISHING_WORDS = ("submit", "send", "search", "go", "ok")
 _BOTH_WORDS = frozenset({"both", "twice"})
 _EVERY_WORDS = frozenset({"all", "every", "each"})
 _EVERY_ACTIONS = 3  # unknown: a few
@@ -311,7 +314,7 @@ _EXPLORING_VERBS = frozenset(
 _CLAUSE_SPLIT = re.compile(r",?\s+(?:and\s+)?then\s+|\s+and\s+(?!(?:starts?|ends?|begins?"
                            r"|contains?|has|is|are)\b)|;\s*|\.\s+(?=[A-Z])"
                            r"|\s+(?=(?i:press|hit|click|push|tap)\s+(?:the\s+)?(?i:"
-                           + "|".join(_FINISHING_WORDS) + r")\b[\s.!]*$)")
+                           + "|".join(SENDING_WORDS) + r")\b[\s.!]*$)")
 # "Scroll to the end of the text, enter ...": a comma before a verb, in a clause that opens with
 # one ("For the user @kim, click ..." is one clause)
 _VERB_AFTER_COMMA = re.compile(
@@ -431,7 +434,7 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
             if word not in weights and word not in values and (len(word) > 1 or word.isdigit()):
                 weights[word] = round(min(weight * share, _KEYWORD_WEIGHT), 3)
     if last_op != "CLICK" or (len(clauses) == 1 and _filled(history)):
-        for word in _FINISHING_WORDS:  # typed or chosen last, or one clause whose parts were
+        for word in SENDING_WORDS:  # typed or chosen last, or one clause whose parts were
             # filled in ("from: X to: Y on <date>"): a form is still to be sent
             weights.setdefault(word, _FAR_CONTEXT_WEIGHT)
         if finished:  # every clause done: now it is sent
@@ -453,7 +456,7 @@ def _to_send(arguments: dict[str, Any], weights: dict[str, float]) -> None:
     words weigh as a far clause's, and what picked their elements (a role, a position, a
     superlative, a widget's goal, the fields' pairing) no longer applies."""
     for word, weight in weights.items():
-        weights[word] = _KEYWORD_WEIGHT if word in _FINISHING_WORDS else min(
+        weights[word] = _KEYWORD_WEIGHT if word in SENDING_WORDS else min(
             weight, _FAR_CONTEXT_WEIGHT)
     for key in ("prefer_role", "ordinal", "extreme", "pair_fields", "similar", *_STEPPED_GOALS):
         arguments.pop(key, None)
@@ -544,7 +547,7 @@ def _served_clause(line: str, keys: list[_ClauseKey], free: list[int]) -> int | 
 def _sends(plan: InstructionQuery) -> bool:
     """A clause that only sends the form ("press Submit", "click search")."""
     named = set(plan.arguments.get("keyword_weights", {}))
-    return plan.op == "CLICK" and bool(named) and named <= set(_FINISHING_WORDS)
+    return plan.op == "CLICK" and bool(named) and named <= set(SENDING_WORDS)
 
 
 def _actions_of(clause: str, listed: bool) -> int:

@@ -18,6 +18,8 @@ from itertools import pairwise
 
 from nltk.stem import PorterStemmer
 
+# The commands that send a form (a task that ends by typing or choosing without naming one).
+SENDING_WORDS = ("submit", "send", "search", "go", "ok")
 STOP_WORDS = frozenset(
     [
         "a",

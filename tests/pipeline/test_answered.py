@@ -47,7 +47,8 @@ def test_a_planned_step_moves_to_the_next_open_row():
     lines = step_candidates(QUIZ_TASK, history, page).splitlines()[1:]
     odd, even = _refs(page, "Odd"), _refs(page, "Even")
     listed = [int(line[1:line.index("]")]) for line in lines]
-    assert listed == [odd[1], even[1], odd[2]]  # the second row, then the third: not Submit yet
+    # the second row (4: its Even first, ``number_rules``), then the third: not Submit yet
+    assert listed == [even[1], odd[1], odd[2]]
     assert all("— 4" in line for line in lines[:2])  # each with its row's number
 
 
