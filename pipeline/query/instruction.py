@@ -48,6 +48,9 @@ _CLICK_VERBS = frozenset(
 _ACTION_WORDS = frozenset(
     ["click", "tap", "press", "hit", "push", "open", "go", "navigate", "find", "locate", "then", "also", "please", "want", "would", "like", "need", "some", "just", "now", "button", "link", "field", "box", "input", "textbox", "text", "area", "element", "item", "option", "dropdown", "list", "menu", "put", "show", "get", "take", "make", "let"]
 )
+# "Choose 2 with the slider": a number set with a named control (a slider, a spinner)
+_INSTRUMENT = re.compile(r"^\s*\w+\s+(-?\d+(?:\.\d+)?)\s+(?:with|using)\s+(.+?)[\s.]*$",
+                         re.IGNORECASE)
 # words that introduce the element after a typed/selected value
 _MARKER = re.compile(r"\b(?:into|in|as|for|under|from|on)\b(.*)$", re.IGNORECASE | re.DOTALL)
 _OPERATION_VERBS = _TYPE_VERBS | _SELECT_VERBS | _CLICK_VERBS | {"submit", "hit"}
@@ -107,11 +110,14 @@ def query_from_instruction(
     op = _operation(lowered)
     typed = [q for q in quoted if _is_typed_text(instruction, q)]
     recipient = _RECIPIENT.search(instruction) if op == "CLICK" else None
+    instrument = _INSTRUMENT.search(instruction) if op == "SELECT" and not quoted else None
     if typed:  # 'reply ... with the text "X"': X is typed, it names nothing
         op = "TYPE" if op == "CLICK" else op
         value, naming = typed[0], [q for q in quoted if q not in typed]
     elif recipient:  # "forward it to Kim": Kim is typed into the To field
         op, value, naming = "TYPE", next(name for name in recipient.groups() if name), quoted
+    elif instrument:  # "Choose 2 with the slider": the number is set, the slider is named
+        value, naming = instrument.group(1), []
     else:
         value, naming = _split_value(instruction, quoted, op)
     weights: dict[str, float] = {}
@@ -120,7 +126,8 @@ def query_from_instruction(
             _KEYWORD_WEIGHT)  # another value ("... and the password "x""): a word, not the name
         for word in words(phrase):
             weights[word] = max(weights.get(word, 0.0), weight)
-    if op == "SELECT":  # a custom dropdown lists the option as an item, a native one as text
+    # a custom dropdown lists the option as an item, a native one as text (not a set number)
+    if op == "SELECT" and not instrument:
         for word in words(DATE.sub(" ", value)):  # (a date: the calendar's day, below)
             if word not in STOP_WORDS:
                 weights.setdefault(word, _KEYWORD_WEIGHT)
@@ -132,6 +139,8 @@ def query_from_instruction(
             weights.setdefault(word, _MONTH_WEIGHT)
     if _verb(lowered) == "search":  # "search for X": X is the value, the element a search box
         describing = "search"
+    elif instrument:
+        describing = instrument.group(2)
     else:
         unquoted = DATE.sub(" ", _QUOTED.sub(" ", instruction))  # a date's parts name nothing
         describing = _after_marker(unquoted) if op != "CLICK" and not recipient else unquoted

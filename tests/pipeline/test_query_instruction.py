@@ -777,3 +777,16 @@ def test_a_scroll_does_no_clause_unless_the_task_asks_for_one():
     assert query_for_step(task, scrolled).arguments["prefer_role"] == "textbox"  # enter it
     scroll_task = "Scroll the text area to the bottom of the text and press Submit."
     assert query_for_step(scroll_task, scrolled).arguments["keyword_weights"]["submit"] >= 1.0
+
+
+def test_a_number_set_with_a_named_control_names_the_control_not_an_id():
+    task = "Choose 2 with the slider, click the 1st checkbox, then hit Submit."
+    plan = query_for_step(task, [])
+    assert plan.value == "2" and "2" not in plan.arguments["keyword_weights"]
+    boxes = "".join(f'<input type="checkbox" id="checkbox-{i}">' for i in (1, 2, 3))
+    page = distill(page_from_html(
+        f'<body><div id="slider" class="ui-slider" tabindex="0"></div>{boxes}'
+        '<button id="subbtn">Submit</button></body>'))
+    top = query_elements(page, **plan.arguments).refs[0]  # not checkbox-2 for the "2"
+    assert page.state.nodes[page.node_of(top)].attributes.get("id") == "slider"
+    assert "12" in query_for_step("Select 12 from the list", []).arguments["keyword_weights"]
