@@ -63,7 +63,8 @@ from pipeline.render.flat import render_flat
 VARIANTS = ("evidence", "stripped", "cleaned")
 KS = (1, 5, 10)
 PASSAGE_OPS = frozenset({"SELECT_TEXT"})  # the action carries the passage, never a ref
-_CLICKABLE = re.compile(r'\s+is_clickable="true"')
+# what other people's dumps lack: the listeners' evidence, and this project's scroll boxes
+_CLICKABLE = re.compile(r'\s+(?:is_clickable="true"|scroll_rect="[^"]*")')
 _SKIP_TAGS = frozenset({"#document", "html", "head", "body", "script", "style", "meta", "link",
                         "title", "noscript"})
 _SKIP_ATTRS = frozenset({"backend_node_id", "bounding_box_rect", "style"})

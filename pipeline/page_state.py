@@ -40,6 +40,7 @@ STYLE_KEYS = (
     "position",  # fixed/absolute boxes escape the overflow clip of non-positioned ancestors
     "background-color",  # an element paints over what lies below only when it has a background
 )
+SCROLL_OVERFLOWS = ("auto", "scroll", "overlay")  # the ``overflow`` values that let a box scroll
 
 
 class PageStateError(FormatError):
@@ -70,6 +71,16 @@ class Node:
     in_shadow: bool = False  # inside an (inlined) open shadow tree
     scroll: tuple[float, float, float, float] | None = None  # scroll left, top, width, height
     children: list[int] = field(default_factory=list, repr=False)  # derived from ``parent``
+
+    @property
+    def scrolls(self) -> bool:
+        """overflow auto/scroll and a scroll size larger than the box (by more than a pixel)."""
+        if self.scroll is None or self.bounds is None:
+            return False
+        if not any(value in self.styles.get("overflow", "") for value in SCROLL_OVERFLOWS):
+            return False
+        _, _, scroll_w, scroll_h = self.scroll
+        return scroll_w > self.bounds[2] + 1 or scroll_h > self.bounds[3] + 1
 
     @property
     def is_element(self) -> bool:

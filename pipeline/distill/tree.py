@@ -9,20 +9,6 @@ from __future__ import annotations
 
 from pipeline.distill.model import DNode
 from pipeline.distill.work import Work
-from pipeline.page_state import Node
-
-_SCROLL_VALUES = ("auto", "scroll", "overlay")
-
-
-def is_scrollable(node: Node) -> bool:
-    """overflow auto/scroll and a scroll size larger than the box (by more than a pixel)."""
-    if node.scroll is None or node.bounds is None:
-        return False
-    overflow = node.styles.get("overflow", "")
-    if not any(value in overflow for value in _SCROLL_VALUES):
-        return False
-    _, _, scroll_w, scroll_h = node.scroll
-    return scroll_w > node.bounds[2] + 1 or scroll_h > node.bounds[3] + 1
 
 
 def build_tree(work: Work, kept: list[bool]) -> DNode:
@@ -37,7 +23,7 @@ def build_tree(work: Work, kept: list[bool]) -> DNode:
             dnode = DNode(i, "", text=node.text)
         else:
             dnode = DNode(i, node.tag)
-            dnode.scrollable = is_scrollable(node)
+            dnode.scrollable = node.scrolls
             if i in work.drawings:  # its shapes in words, a line of their own before it (a
                 drawn = DNode(i, "", text=work.drawings[i].text)  # ref's text is cut short)
                 made[node.parent].children.append(drawn)  # type: ignore[union-attr]

@@ -20,6 +20,10 @@ from pipeline.page_state import PageState
 ID_ATTR = "backend_node_id"
 RECT_ATTR = "bounding_box_rect"
 NO_RECT = "-1,-1,-1,-1"
+# This project's addition (Mind2Web's files have none): an element that scrolls carries its scroll
+# box, "left,top,width,height" (``Node.scroll``), so a recorded dump reads as scrollable as the
+# live page did (a text area to scroll to the end of).
+SCROLL_ATTR = "scroll_rect"
 DOCUMENT_TAG = "root_dcoument"  # Mind2Web's spelling, lower-cased as parsers see it
 SHADOW_TAG = "hash-document-fragment"
 COMMENT_TAG = "hash-comment"

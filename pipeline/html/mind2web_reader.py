@@ -9,7 +9,8 @@ name, stray end tags are ignored, void elements never open.
 
 Facts are mapped as ``pipeline.html.mind2web_format`` describes: ``backend_node_id`` ->
 ``Node.backend_id``, ``bounding_box_rect`` -> ``bounds`` (raw only), ``input_value``/``text_value``
--> ``value``, ``input_checked``/``option_selected``/``is_clickable``/``pseudo_type`` -> states;
+-> ``value``, ``input_checked``/``option_selected``/``is_clickable``/``pseudo_type`` -> states,
+``scroll_rect`` -> ``scroll`` with an ``overflow`` that scrolls (raw only);
 these and the label-leak markers are removed from the attributes, the remaining names restored
 (their case is kept: CDP reports SVG's ``viewBox`` as written).
 Errors are raised as ValueError naming the offset; ``html_source`` adds the source's name.
@@ -182,6 +183,10 @@ class _Reader:
             elif name == m2w.RECT_ATTR:
                 if self.layout:
                     facts["bounds"] = self._rect(value)
+            elif name == m2w.SCROLL_ATTR:
+                if self.layout:  # written for an element that scrolls: its overflow let it
+                    facts["scroll"] = self._rect(value)
+                    facts["styles"] = {"overflow": "auto"}
             elif name in m2w.FACT_ATTRS:
                 extra[name] = value
             elif not m2w.is_leak_marker(name):

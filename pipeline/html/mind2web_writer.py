@@ -7,7 +7,8 @@
 libxml2's HTML writer): every node is an element with ``backend_node_id`` and
 ``bounding_box_rect``, text nodes are ``<text>`` elements, attribute names are sanitised, and the
 snapshot facts become ``text_value``/``input_value``/``input_checked``/``option_selected``/
-``pseudo_type``/``is_clickable`` attributes. A document is written as its ``<html>`` element (as
+``pseudo_type``/``is_clickable`` attributes (and, this project's addition, ``scroll_rect`` on an
+element that scrolls). A document is written as its ``<html>`` element (as
 Mind2Web does), or as ``ROOT_DCOUMENT`` when it has none. Nodes without a backend id get fresh
 ids above the page's largest. What libxml2's writer changes is lost on a round trip: non-ASCII
 characters in ``href``/``src`` are %-escaped, a boolean attribute whose value equals its name is
@@ -117,7 +118,7 @@ def _raw_element(node: Node, backend_id: int) -> etree._Element:
 
 
 def _fact_attributes(node: Node) -> dict[str, str]:
-    """The snapshot facts Mind2Web writes as attributes, in its order."""
+    """The snapshot facts Mind2Web writes as attributes, in its order, then the scroll box."""
     out: dict[str, str] = {}
     states = node.states
     if node.value is not None:
@@ -133,6 +134,8 @@ def _fact_attributes(node: Node) -> dict[str, str]:
         out["pseudo_type"] = str(states["pseudo_type"])
     if states.get("clickable") is True:
         out["is_clickable"] = "true"
+    if node.scrolls:
+        out[m2w.SCROLL_ATTR] = m2w.format_rect(node.scroll)
     return out
 
 

@@ -101,6 +101,26 @@ def test_raw_round_trip_of_a_live_like_state():
     assert again.frames[1].owner == 13
 
 
+def test_an_element_that_scrolls_reads_as_scrolling_from_its_dump():
+    from pipeline.distill import distill
+
+    nodes = [Node(0, None, "element", "#document", children=[1]),
+             Node(1, 0, "element", "textarea", {"id": "text-area"}, bounds=(0, 0, 100, 50),
+                  styles={"overflow": "auto"}, scroll=(0, 0, 100, 400), backend_id=5),
+             Node(2, 0, "element", "div", {"id": "box"}, bounds=(0, 60, 100, 50),
+                  styles={"overflow": "visible"}, scroll=(0, 0, 100, 400), backend_id=6)]
+    nodes[0].children = [1, 2]
+    state = PageState(url="https://example.test/", title="t", nodes=nodes, source="live")
+    text = to_mind2web_raw_html(state)
+    assert text.count(f'{m2w.SCROLL_ATTR}="0,0,100,400"') == 1  # the textarea's; the div clips
+    again = page_from_html(text)
+    assert [node.scrolls for node in again.nodes if node.tag in ("textarea", "div")] == [
+        True, False]
+    scrolling = [d.attrs.get("id") for d in distill(again).refs.values() if d.scrollable]
+    assert scrolling == ["text-area"]
+    assert m2w.SCROLL_ATTR not in to_mind2web_cleaned_html(state)
+
+
 def test_raw_round_trip_of_ordinary_html():
     page = page_from_html(
         "<html><head><title>T</title></head><body><nav aria-label=Top><a href=/a>A</a></nav>"
