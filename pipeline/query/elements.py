@@ -240,11 +240,16 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
                 hits.append(hit)
                 if criteria.pending and _done(index, ref):
                     last.add(ref)
-    hidden = None  # the heaviest words name nothing shown: what opens the hidden one
-    if criteria.reveal and keywords and not _heaviest_named(index, keywords):
-        _lead_revealers(index, hits)
+    hidden = None  # a heaviest word names nothing shown: what opens the hidden one
+    heaviest = _heaviest(keywords) if criteria.reveal else []
+    unnamed = [query for query in heaviest if not _named(index, query)]
+    if unnamed:
+        every = len(unnamed) == len(heaviest)
+        if every:  # nothing the task names is shown: a "more" or "menu" toggle may hide it
+            _lead_revealers(index, hits)
         scores = {hit.ref: hit.score for hit in hits}
-        openers = hidden_openers(index, _heaviest(keywords), [query for query, _ in keywords])
+        openers = hidden_openers(index, unnamed, [query for query, _ in keywords],
+                                 labels_only=not every)
         hidden = max(openers, key=lambda ref: (openers[ref], scores.get(ref, 0.0)), default=None)
     counted = _counted(index, hits, prefer) if criteria.ordinal or criteria.extreme else []
     leads = [  # what the planner's arguments single out on the page; the last found leads
@@ -283,6 +288,11 @@ def _heaviest(keywords: list[tuple[Query, float]]) -> list[Query]:
     """The heaviest of the keywords: the name a task quotes."""
     top = max((weight for _, weight in keywords), default=0.0)
     return [query for query, weight in keywords if weight == top]
+
+
+def _named(index: PageIndex, query: Query) -> bool:
+    """Whether a word of ``query`` matches an element on the page."""
+    return any(index.postings.get(term) for term in query.terms)
 
 
 def _heaviest_named(index: PageIndex, keywords: list[tuple[Query, float]]) -> set[int]:

@@ -469,3 +469,19 @@ def test_a_hidden_text_under_the_whole_page_opens_nothing():
             '<button>Help</button><div style="display:none">Prev</div></body>')
     page = distill(page_from_html(html))
     assert hidden_openers(index_for(page), [make_query("Prev")]) == {}
+
+
+def test_a_link_in_a_hidden_tab_panel_leads_to_the_tab_that_controls_it():
+    words = {1: "Vel", 2: "Quis", 3: "Aliquet"}
+    tabs = "".join(f'<li role="tab" aria-controls="tabs-{i}">{i}</li>' for i in words)
+    panels = "".join(
+        f'<div id="tabs-{i}"{"" if i == 1 else " style=display:none"}><p>Lorem ipsum dolor sit '
+        f'amet, consectetur between elit.</p><span class="alink">{word}</span></div>'
+        for i, word in words.items())
+    page = distill(page_from_html(f'<body><ul role="tablist">{tabs}</ul>{panels}</body>'))
+    task = 'Switch between the tabs to find and click on the link "Aliquet".'
+    top = index_for(page).entries[
+        query_elements(page, **query_for_step(task, []).arguments).refs[0]]
+    assert top.node.attributes.get("aria-controls") == "tabs-3"
+    # a word of the task's other words in hidden prose ("between") opens nothing
+    assert hidden_openers(index_for(page), [make_query("between")], labels_only=True) == {}
