@@ -55,6 +55,7 @@ class Criteria:
     reveal: bool = False  # the planner's: a "more"/"menu" toggle leads when the name is unseen
     figure: str = ""  # the planner's question about a drawing (``figures``): its answer leads
     number_rule: str = ""  # the planner's "less than 5", "odd or even" (``number_rules``)
+    shown_icon: bool = False  # the planner's "the item with the [icon] icon" (``icons``)
 
     @property
     def scored(self) -> bool:
@@ -88,6 +89,7 @@ def parse_criteria(index: PageIndex, args: dict[str, Any]) -> Criteria | str:
     out.pair_fields = _string(args.get("pair_fields"))
     out.figure = _string(args.get("figure"))
     out.number_rule = _string(args.get("number_rule"))
+    out.shown_icon = bool(args.get("shown_icon"))
     ends = args.get("affix")
     if isinstance(ends, list | tuple) and len(ends) == 2 and all(isinstance(e, str) for e in ends):
         out.affix = (ends[0].lower(), ends[1].lower())

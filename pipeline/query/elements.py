@@ -29,7 +29,9 @@ planner's "words similar to a, b") with the choice still to do that means what o
 (``alike``), ``figure`` (the planner's question about a drawing: "How many red circles") with
 the element that shows its answer (``figures``), ``number_rule`` (the planner's "a number less
 than 5", "odd or even") with the choice true of a row's number, or the generator while the
-number the page shows fails the rule (``number_rules``), and ``qualifier`` (the
+number the page shows fails the rule (``number_rules``), ``shown_icon`` (the planner's "the
+item with the [icon] icon") with the element holding the icon the page shows outside its
+elements, or what opens it (``icons``), and ``qualifier`` (the
 planner's "all posts *by @vel*") lists what only the heaviest words or only the qualifier name
 -- another's Like, vel's Share -- with the done ones; ``text``, ``name``
 (matched against the visible text and accessible name only) and ``keyword_weights`` score the
@@ -61,6 +63,7 @@ from pipeline.query.figures import figure_target
 from pipeline.query.filters import acted_on, landmark_spec
 from pipeline.query.format import result_line
 from pipeline.query.hidden import hidden_openers
+from pipeline.query.icons import icon_target
 from pipeline.query.index import Entry, PageIndex, index_for
 from pipeline.query.number_rules import rule_target
 from pipeline.query.ordinals import nth_target
@@ -126,6 +129,7 @@ def query_elements(
     similar: list[str] | None = None,
     figure: str | None = None,
     number_rule: str | None = None,
+    shown_icon: bool = False,
 ) -> QueryResult:
     index = index_for(page)
     args = {
@@ -136,7 +140,7 @@ def query_elements(
         "calendar_date": calendar_date, "spin_value": spin_value, "ordinal": ordinal,
         "extreme": extreme, "qualifier": qualifier, "reveal_hidden": reveal_hidden,
         "affix": affix, "pair_fields": pair_fields, "similar": similar, "figure": figure,
-        "number_rule": number_rule,
+        "number_rule": number_rule, "shown_icon": shown_icon,
     }  # fmt: skip
     criteria = parse_criteria(index, args)
     if isinstance(criteria, str):
@@ -263,6 +267,7 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
         rule_target(index, [hit.ref for hit in sorted(hits, key=lambda h: -h.score)],
                     criteria.number_rule, lambda ref: _done(index, ref))
         if criteria.number_rule else None,
+        icon_target(index) if criteria.shown_icon else None,
     ]
     for target in leads:
         if target is not None and all(c.allows(index.entries[target]) for c in constraints):

@@ -51,6 +51,8 @@ _ACTION_WORDS = frozenset(
 # "Choose 2 with the slider": a number set with a named control (a slider, a spinner)
 _INSTRUMENT = re.compile(r"^\s*\w+\s+(-?\d+(?:\.\d+)?)\s+(?:with|using)\s+(.+?)[\s.]*$",
                          re.IGNORECASE)
+# "find and click on the item with the [icon] icon": the icon shown, not named
+_SHOWN_ICON = re.compile(r"\bthe\s+icon\b", re.IGNORECASE)
 # words that introduce the element after a typed/selected value
 _MARKER = re.compile(r"\b(?:into|in|as|for|under|from|on)\b(.*)$", re.IGNORECASE | re.DOTALL)
 _OPERATION_VERBS = _TYPE_VERBS | _SELECT_VERBS | _CLICK_VERBS | {"submit", "hit"}
@@ -73,7 +75,7 @@ _STEPPED_GOALS = ("calendar_date", "spin_value", "number_rule")
 # query_elements arguments only the planner passes: no tool schema has them
 PLANNER_ONLY = frozenset({"prefer_role", "prefer_pending", "calendar_date", "spin_value",
                           "ordinal", "extreme", "qualifier", "reveal_hidden", "affix",
-                          "pair_fields", "similar", "figure", "number_rule"})
+                          "pair_fields", "similar", "figure", "number_rule", "shown_icon"})
 # "forward the email to Kim", "give Kim Lee the message": a recipient, typed into the To field
 _NAME = r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*"  # capitalised words: "Kim", "Kim Lee"
 # ("... wants the message to be sent to Kim", "Send Kim Lee's email", "Kim is waiting for ...",
@@ -178,6 +180,8 @@ def query_from_instruction(
     question = figure_question(instruction)
     if question:  # "How many red circles are there?": answered from what the page draws
         arguments["figure"] = question
+    if _SHOWN_ICON.search(instruction):  # the task shows the icon, its words do not name it
+        arguments["shown_icon"] = True
     rule = number_rule(instruction)
     if rule:  # "a number less than 5", "odd or even": judged on the numbers the page shows
         arguments["number_rule"] = rule

@@ -485,3 +485,28 @@ def test_a_link_in_a_hidden_tab_panel_leads_to_the_tab_that_controls_it():
     assert top.node.attributes.get("aria-controls") == "tabs-3"
     # a word of the task's other words in hidden prose ("between") opens nothing
     assert hidden_openers(index_for(page), [make_query("between")], labels_only=True) == {}
+
+
+ICON_MENU = """<body><div id="query">Click the "Menu" button, and then find and click on the item
+with the <span class="ui-icon ui-icon-{shown}"></span> icon.</div>
+<button id="open-menu">Menu</button><ul role="menu">
+<li><div role="menuitem"><span class="ui-icon ui-icon-disk"></span>Save</div></li>
+<li><div role="menuitem"><span class="ui-icon ui-icon-caret-1-e"></span>Playback</div>
+  <ul role="menu" style="display:none"><li><div role="menuitem"><span class="ui-icon
+  ui-icon-stop"></span>Stop</div></li></ul></li>
+<li><div role="menuitem"><span class="ui-icon ui-icon-print"></span>Print</div></li></ul></body>"""
+
+
+@pytest.mark.parametrize(("shown", "first"), [("print", "Print"), ("disk", "Save"),
+                                              ("stop", "Playback")])
+def test_an_icon_the_task_shows_leads_to_the_item_that_holds_it(shown, first):
+    from pipeline.query.icons import icon_name
+
+    assert icon_name({"class": "ui-icon ui-icon-seek-start"}) == "seek-start"
+    assert icon_name({"class": "fa fa-lg fa-print"}) == "print"
+    assert icon_name({"class": "ui-menu-icon ui-icon ui-icon-caret-1-e"}) == ""
+    page = distill(page_from_html(ICON_MENU.format(shown=shown)))
+    task = 'Click the "Menu" button, and then find and click on the item with the icon.'
+    plan = query_for_step(task, ["[button]  Menu -> CLICK"])
+    refs = query_elements(page, **plan.arguments).refs
+    assert index_for(page).entries[refs[0]].text == first  # a hidden item: what opens it
