@@ -30,8 +30,8 @@ planner's "words similar to a, b") with the choice still to do that means what o
 the element that shows its answer (``figures``), ``number_rule`` (the planner's "a number less
 than 5", "odd or even") with the choice true of a row's number, or the generator while the
 number the page shows fails the rule (``number_rules``), ``shown_icon`` (the planner's "the
-item with the [icon] icon") with the element holding the icon the page shows outside its
-elements, or what opens it (``icons``), and ``qualifier`` (the
+item with the [icon] icon") with the element holding the icon the task shows in its sentence,
+or what opens it (``icons``), and ``qualifier`` (the
 planner's "all posts *by @vel*") lists what only the heaviest words or only the qualifier name
 -- another's Like, vel's Share -- with the done ones; ``text``, ``name``
 (matched against the visible text and accessible name only) and ``keyword_weights`` score the

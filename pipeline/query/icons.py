@@ -49,7 +49,7 @@ def icon_target(index: PageIndex) -> int | None:
         name = icon_name(node.attributes) if node.kind == "element" else ""
         if name:
             holders.setdefault(name, []).append(node.id)
-    for name, nodes in holders.items():
+    for nodes in holders.values():
         asked = [node for node in nodes if shown[node] and _in_prose(index, node)]
         if not asked:
             continue  # the page shows this icon on its elements only
