@@ -4,7 +4,9 @@ list item's list, or the boxes drawn around the places a dragged shape goes.
 A sortable list (jQuery UI's sortable, SortableJS) moves an item by a drag onto the item whose
 slot it should take. "Drag Drucy up by one" names the item dragged but not the one it lands
 on; the planner finds Drucy, and the step lists the rest of Drucy's list after it, in page
-order, so ``drag(index, to_index)`` can name the destination by an index the step showed. A
+order -- the item whose slot the task names first ("to the 3rd position": the item now 3rd;
+"up by one", "to the top") --, so ``drag(index, to_index)`` can name the destination by an
+index the step showed. A
 drawing's shapes go into its outline boxes ("Drag all circles into the black box",
 ``svg_markup.drop_boxes``): the step lists the boxes of the dragged shape's ``<svg>``.
 
@@ -23,12 +25,15 @@ from pipeline.query.instruction import DRAG_VERB
 MAX_PLACES = 12  # items listed at most (a longer list is paged through with the query tools)
 _DRAGGING = re.compile(DRAG_VERB, re.IGNORECASE)
 _ITEM_TAG = "li"
+# where an item goes in its list: "to the 3rd position", "to position 3", "to the top", "up by one"
+_SLOT = re.compile(r"\b(?:to\s+(?:the\s+)?(?:(\d+)(?:st|nd|rd|th)\s+position|position\s+(\d+)"
+                   r"|(top|bottom|first|last)\b)|(up|down)\s+by\s+one\b)", re.IGNORECASE)
 
 
 def drop_places(index: PageIndex, task: str, ref: int) -> list[int]:
-    """The refs of the places element ``ref`` can be dragged to, in page order, when ``task``
-    drags or moves something: the other items of its list, or the outline boxes of its
-    drawing; [] otherwise (no drag, or ``ref`` is neither a list item nor a drawn shape still
+    """The refs of the places element ``ref`` can be dragged to, in page order (a list's item
+    whose slot the task names first), when ``task`` drags or moves something: the other items
+    of its list, or the outline boxes of its drawing; [] otherwise (no drag, or ``ref`` is neither a list item nor a drawn shape still
     to place)."""
     if not _DRAGGING.match(task) or ref not in index.entries:
         return []
@@ -38,9 +43,30 @@ def drop_places(index: PageIndex, task: str, ref: int) -> list[int]:
     parent = index.parents.get(id(dragged))
     if dragged.tag != _ITEM_TAG or parent is None:
         return []
-    return [child.ref for child in parent.children
-            if child.ref is not None and child is not dragged and child.tag == dragged.tag
-            ][:MAX_PLACES]
+    items = [child for child in parent.children if child.ref is not None
+             and child.tag == dragged.tag]
+    slot = _slot(task, items.index(dragged), len(items)) if dragged in items else None
+    places = [child.ref for child in items if child is not dragged]
+    if slot is not None and items[slot] is not dragged:  # the item whose slot it takes leads
+        places.remove(items[slot].ref)
+        places.insert(0, items[slot].ref)
+    return places[:MAX_PLACES]
+
+
+def _slot(task: str, start: int, count: int) -> int | None:
+    """The 0-based position in its list the task moves an item to ("to the 3rd position", "to
+    the top", "down by one"), or None when it names none or one outside the list."""
+    found = _SLOT.search(task)
+    if found is None:
+        return None
+    number, position, end, step = found.groups()
+    if number or position:
+        slot = int(number or position) - 1
+    elif end:
+        slot = 0 if end.lower() in ("top", "first") else count - 1
+    else:
+        slot = start + 1 if step.lower() == "down" else start - 1
+    return slot if 0 <= slot < count else None
 
 
 def _boxes_around(index: PageIndex, ref: int) -> list[int]:

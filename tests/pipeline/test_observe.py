@@ -61,9 +61,17 @@ SORTABLE = """<html><body><p>Drag the names into order.</p><ul id="sortable">
 
 def test_a_dragged_list_item_is_listed_before_the_items_it_can_take_the_slot_of():
     page = distill(page_from_html(SORTABLE, "https://example.test/sortable"))
-    lines = step_candidates("Drag Theodosia to the 3rd position.", [], page).splitlines()[1:]
-    assert [line.split(">")[1].split("<")[0] for line in lines] == [
-        "Theodosia", "Andriana", "Theadora", "Martelle", "Laurette"]  # then in page order
+    def names(task: str) -> list[str]:
+        lines = step_candidates(task, [], page).splitlines()[1:]
+        return [line.split(">")[1].split("<")[0] for line in lines]
+
+    # the item whose slot the task names first (Martelle is 3rd), then the rest in page order
+    assert names("Drag Theodosia to the 3rd position.") == [
+        "Theodosia", "Martelle", "Andriana", "Theadora", "Laurette"]
+    assert names("Drag Theadora down by one position.")[:2] == ["Theadora", "Martelle"]
+    assert names("Drag Martelle to the top.")[:2] == ["Martelle", "Andriana"]
+    assert names("Drag Theodosia into the list.") == [  # no slot named: page order
+        "Theodosia", "Andriana", "Theadora", "Martelle", "Laurette"]
     clicked = step_candidates("Click Theodosia.", [], page).splitlines()[1:]
     assert len(clicked) == CANDIDATES and "Theodosia" in clicked[0]  # no drag: as before
 
