@@ -10,8 +10,8 @@ say nothing. The icon-font classes say what it is (jQuery UI's ``ui-icon-disk``,
 ``fa-print``, Bootstrap's ``glyphicon-stop`` / ``bi-stop``). The instruction planner passes
 ``shown_icon`` when a clause names "the icon" and no word of it; the engine reads the icons the
 page shows in a sentence rather than on an element (the task's own) and leads with the element
-that holds the same icon -- or, when that element sits in a part of the page still hidden (a submenu), with what
-opens it (``hidden.hidden_openers``, by the element's label).
+that holds the same icon -- or, when that element sits in a part of the page still hidden (a
+submenu), with what opens it (``hidden.hidden_openers``, by the element's label).
 """
 
 from __future__ import annotations

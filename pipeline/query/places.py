@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from pipeline.distill.model import DNode
 from pipeline.distill.svg_markup import EMPTY_SHAPES, outline_box
 from pipeline.query.index import PageIndex
 from pipeline.query.instruction import DRAG_VERB
@@ -25,16 +26,21 @@ from pipeline.query.instruction import DRAG_VERB
 MAX_PLACES = 12  # items listed at most (a longer list is paged through with the query tools)
 _DRAGGING = re.compile(DRAG_VERB, re.IGNORECASE)
 _ITEM_TAG = "li"
-# where an item goes in its list: "to the 3rd position", "to position 3", "to the top", "up by one"
-_SLOT = re.compile(r"\b(?:to\s+(?:the\s+)?(?:(\d+)(?:st|nd|rd|th)\s+position|position\s+(\d+)"
-                   r"|(top|bottom|first|last)\b)|(up|down)\s+by\s+one\b)", re.IGNORECASE)
+# where an item goes among the items of its list or grid: "to the 3rd position", "to position 3",
+# "to the top", "to the bottom right", "to the center", "up by one", "left by one"
+_POSITION = re.compile(
+    r"\bto\s+(?:the\s+)?(?:(\d+)(?:st|nd|rd|th)\s+position|position\s+(\d+))\b", re.IGNORECASE)
+_AREA = re.compile(r"\bto\s+the\s+(top|bottom|center|middle|first|last|left|right)"
+                   r"(?:\s+(left|center|middle|right))?\b", re.IGNORECASE)
+_STEP = re.compile(r"\b(up|down|left|right)\s+by\s+one\b", re.IGNORECASE)
+_STEPS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 
 
 def drop_places(index: PageIndex, task: str, ref: int) -> list[int]:
     """The refs of the places element ``ref`` can be dragged to, in page order (a list's item
     whose slot the task names first), when ``task`` drags or moves something: the other items
-    of its list, or the outline boxes of its drawing; [] otherwise (no drag, or ``ref`` is neither a list item nor a drawn shape still
-    to place)."""
+    of its list, or the outline boxes of its drawing; [] otherwise (no drag, or ``ref`` is
+    neither a list item nor a drawn shape still to place)."""
     if not _DRAGGING.match(task) or ref not in index.entries:
         return []
     dragged = index.entries[ref].dnode
@@ -45,28 +51,70 @@ def drop_places(index: PageIndex, task: str, ref: int) -> list[int]:
         return []
     items = [child for child in parent.children if child.ref is not None
              and child.tag == dragged.tag]
-    slot = _slot(task, items.index(dragged), len(items)) if dragged in items else None
     places = [child.ref for child in items if child is not dragged]
-    if slot is not None and items[slot] is not dragged:  # the item whose slot it takes leads
-        places.remove(items[slot].ref)
-        places.insert(0, items[slot].ref)
+    slot = _slot_item(index, task, items, dragged) if dragged in items else None
+    if slot is not None:  # the item whose slot it takes leads
+        places.remove(slot.ref)
+        places.insert(0, slot.ref)
     return places[:MAX_PLACES]
 
 
-def _slot(task: str, start: int, count: int) -> int | None:
-    """The 0-based position in its list the task moves an item to ("to the 3rd position", "to
-    the top", "down by one"), or None when it names none or one outside the list."""
-    found = _SLOT.search(task)
-    if found is None:
-        return None
-    number, position, end, step = found.groups()
-    if number or position:
-        slot = int(number or position) - 1
-    elif end:
-        slot = 0 if end.lower() in ("top", "first") else count - 1
+def _slot_item(index: PageIndex, task: str, items: list[DNode], dragged: DNode
+               ) -> DNode | None:
+    """The item whose slot the task moves ``dragged`` to, or None when it names none, one off
+    the list, or the dragged item's own: a position counts the items in page order; the top,
+    bottom, left, right or center and a step "up/down/left/right by one" read the rows and
+    columns the items are laid out in (``_cells``: one column without a layout)."""
+    found = _POSITION.search(task)
+    if found:
+        number = int(found.group(1) or found.group(2)) - 1
+        slot = items[number] if 0 <= number < len(items) else None
+        return slot if slot is not dragged else None
+    cells = _cells(index, items)
+    row, column = cells[id(dragged)]
+    last_row = max(r for r, _ in cells.values())
+    last_column = max(c for _, c in cells.values())
+    step, area = _STEP.search(task), _AREA.search(task)
+    if step:
+        down, right = _STEPS[step.group(1).lower()]
+        row, column = row + down, column + right
+    elif area:
+        first, second = area.group(1).lower(), (area.group(2) or "").lower()
+        if first in ("first", "last"):
+            return (items[0] if first == "first" else items[-1]) if len(items) > 1 else None
+        vertical, horizontal = ("", first) if first in ("left", "right") else (first, second)
+        if vertical in ("center", "middle") and not horizontal:
+            horizontal = "center"  # "to the center" of a grid: its middle cell
+        row = _along(vertical, row, last_row, "top", "bottom")
+        column = _along(horizontal, column, last_column, "left", "right")
     else:
-        slot = start + 1 if step.lower() == "down" else start - 1
-    return slot if 0 <= slot < count else None
+        return None
+    slot = next((item for item in items if cells[id(item)] == (row, column)), None)
+    return slot if slot is not dragged else None
+
+
+def _along(word: str, now: int, last: int, start: str, end: str) -> int:
+    """The row (or column) a word names: ``start`` the first, ``end`` the last, center the
+    middle; any other word keeps ``now``."""
+    return {start: 0, end: last, "center": last // 2, "middle": last // 2}.get(word, now)
+
+
+def _cells(index: PageIndex, items: list[DNode]) -> dict[int, tuple[int, int]]:
+    """``{id(item): (row, column)}`` from where the items are laid out: a new row where an item
+    starts below the middle of the row before, a new column at each distinct left edge in a
+    row; without a layout, one item a row (a list)."""
+    boxes = [index.state.nodes[item.node_id].bounds for item in items]
+    if any(box is None for box in boxes):
+        return {id(item): (row, 0) for row, item in enumerate(items)}
+    rows: list[list[int]] = []
+    for position in sorted(range(len(items)), key=lambda i: (boxes[i][1], boxes[i][0])):
+        top = boxes[rows[-1][0]] if rows else None
+        if top is not None and boxes[position][1] < top[1] + top[3] / 2:
+            rows[-1].append(position)
+        else:
+            rows.append([position])
+    return {id(items[position]): (row, column) for row, members in enumerate(rows)
+            for column, position in enumerate(sorted(members, key=lambda i: boxes[i][0]))}
 
 
 def _boxes_around(index: PageIndex, ref: int) -> list[int]:

@@ -116,3 +116,26 @@ def test_a_shape_shows_the_box_a_drag_put_it_in():
     assert circle.attrs == {"in_box": "left", "color": "red"}
     assert "in_box" not in next(node for node in shapes_page(placed=False).refs.values()
                                 if node.tag == "circle").attrs
+
+
+def test_a_dragged_grid_item_lists_first_the_cell_the_task_names():
+    names = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy"]
+    items = "".join(f'<li onclick="1">{name}</li>' for name in names)
+    state = page_from_html(f'<html><body><ul id="sortable">{items}</ul></body></html>',
+                           "https://example.test/grid")
+    cells = iter(range(9))
+    for node in state.nodes:  # laid out three a row, as drag-items-grid floats them
+        if node.tag == "li":
+            cell = next(cells)
+            node.bounds = (40.0 * (cell % 3), 40.0 * (cell // 3), 34.0, 34.0)
+    page = distill(state)
+
+    def first_place(task: str) -> str:
+        return step_candidates(task, [], page).splitlines()[2].split(">")[1].split("<")[0]
+
+    assert first_place("Drag Ed to the top right.") == "Cy"
+    assert first_place("Drag Ann to the center.") == "Ed"
+    assert first_place("Drag Ann to the bottom center.") == "Hal"
+    assert first_place("Drag Ed up by one.") == "Bo"
+    assert first_place("Drag Ed left by one.") == "Di"
+    assert first_place("Drag Ivy to the center left.") == "Di"
