@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import re
 
+from pipeline.distill.colours import painted_colour
 from pipeline.distill.model import DNode
-from pipeline.distill.svg_markup import EMPTY_SHAPES, outline_box
+from pipeline.distill.svg_markup import EMPTY_SHAPES, outline_box, shape_name
 from pipeline.query.index import PageIndex
 from pipeline.query.instruction import DRAG_VERB
+from pipeline.query.text import stem, words
 
 MAX_PLACES = 12  # items listed at most (a longer list is paged through with the query tools)
 _DRAGGING = re.compile(DRAG_VERB, re.IGNORECASE)
@@ -34,6 +36,11 @@ _AREA = re.compile(r"\bto\s+the\s+(top|bottom|center|middle|first|last|left|righ
                    r"(?:\s+(left|center|middle|right))?\b", re.IGNORECASE)
 _STEP = re.compile(r"\b(up|down|left|right)\s+by\s+one\b", re.IGNORECASE)
 _STEPS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+# "Drag all triangles into the left box, and everything else into the right box"
+_INTO_BOX = re.compile(r"\b(all\s+[\w\s]+?|everything\s+else|the\s+rest|the\s+others?)\s+"
+                       r"(?:into|in|onto|to)\s+the\s+(\w+)\s+box\b", re.IGNORECASE)
+_THE_REST = frozenset({"everything else", "the rest", "the other", "the others"})
+_ANY_SHAPE = frozenset({stem(word) for word in ("all", "shapes", "shape", "items", "objects")})
 
 
 def drop_places(index: PageIndex, task: str, ref: int) -> list[int]:
@@ -45,7 +52,8 @@ def drop_places(index: PageIndex, task: str, ref: int) -> list[int]:
         return []
     dragged = index.entries[ref].dnode
     if dragged.tag in EMPTY_SHAPES:  # one already in a box (``Entry.placed``) is done
-        return [] if index.entries[ref].placed else _boxes_around(index, ref)
+        return [] if index.entries[ref].placed else _named_box_first(
+            index, task, ref, _boxes_around(index, ref))
     parent = index.parents.get(id(dragged))
     if dragged.tag != _ITEM_TAG or parent is None:
         return []
@@ -128,3 +136,22 @@ def _boxes_around(index: PageIndex, ref: int) -> list[int]:
     return [other for other in index.refs_between(inside[0], inside[-1])
             if other != ref and outline_box(state.nodes[index.entries[other].dnode.node_id])
             ][:MAX_PLACES]
+
+
+def _named_box_first(index: PageIndex, task: str, ref: int, boxes: list[int]) -> list[int]:
+    """``boxes`` with the one the task sends shape ``ref`` to first: "Drag all triangles
+    (all red shapes) into the left box, and everything else into the right box" -- the box of
+    the description whose every word the shape's kind and colour say, else the one of
+    "everything else"; page order when the task names no box by its name."""
+    node = index.state.nodes[index.entries[ref].dnode.node_id]
+    said = {stem(word) for word in words(f"{shape_name(node)} {painted_colour(node, index.state)}")}
+    named = None
+    for description, box in _INTO_BOX.findall(task):
+        wanted = {stem(word) for word in words(description)} - _ANY_SHAPE
+        if description.lower() in _THE_REST:
+            named = named or box.lower()
+        elif wanted and wanted <= said:
+            named = box.lower()
+            break
+    first = [other for other in boxes if index.entries[other].dnode.attrs.get("box") == named]
+    return first + [other for other in boxes if other not in first]

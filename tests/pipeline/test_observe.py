@@ -9,6 +9,8 @@ from pipeline.agent.observe import CANDIDATES, observe, step_candidates
 from pipeline.distill import distill
 from pipeline.html.source import page_from_file, page_from_html
 from pipeline.model.token_count import count_tokens
+from pipeline.query.index import index_for
+from pipeline.query.places import drop_places
 from pipeline.report.page_set import FIXTURE_DIR
 from pipeline.tools.registry import tool_names
 
@@ -106,8 +108,18 @@ def test_a_dragged_shape_is_listed_before_the_boxes_of_its_drawing():
                          "[2]<rect id=shape-container box=right />"]  # named as the task does
     after = step_candidates(task, ["dragged [3] onto [1]"], shapes_page(placed=True))
     after_lines = after.splitlines()[1:]
-    # the circle in its box is done: a shape still to place leads, with the boxes it can go to
-    assert "<rect color=blue />" in after_lines[0] and after_lines[1:] == lines[1:]
+    # the circle in its box is done: a shape still to place leads, with the boxes it can go to,
+    # the box of "everything else" first
+    assert "<rect color=blue />" in after_lines[0] and after_lines[1:] == lines[:0:-1]
+    by_colour = "Drag all blue shapes into the left box, and everything else into the right box."
+    lines = step_candidates(by_colour, [], shapes_page(placed=False)).splitlines()[1:]
+    assert "<rect color=blue />" in lines[0] and "box=left" in lines[1]  # the blue one first
+    page = shapes_page(placed=False)
+    index = index_for(page)
+    for ref, node in page.refs.items():  # each shape with its box first
+        if node.tag in ("circle", "polygon", "rect") and "box" not in node.attrs:
+            first = page.refs[drop_places(index, by_colour, ref)[0]].attrs["box"]
+            assert first == ("left" if node.attrs.get("color") == "blue" else "right")
 
 
 def test_a_shape_shows_the_box_a_drag_put_it_in():
