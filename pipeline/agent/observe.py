@@ -29,6 +29,7 @@ from pipeline.query import QueryResult, index_for, query_elements
 from pipeline.query.format import result_line
 from pipeline.query.index import PageIndex
 from pipeline.query.instruction import InstructionQuery, query_for_step
+from pipeline.query.listed_values import listed_value
 from pipeline.query.places import drop_places
 from pipeline.query.shown_values import asked_value
 from pipeline.query.summary import page_overview, scroll_line
@@ -92,7 +93,8 @@ def step_candidates(task: str, history: Sequence[str], page: DistilledPage,
     or a drawn shape, the first and then where it can go (``drop_places``: the other items of
     its list, the boxes of its drawing); a text field shows after it the value the page gives
     for it (``shown_values``: a record's row its label or the task names, "Language |
-    Punjabi", or the word the task asks for by its position in a paragraph or text area)."""
+    Punjabi", or the word the task asks for by its position in a paragraph or text area), a
+    slider the value the task's list gives it ("[2,3,11]": ``listed_values``)."""
     refs = [ref for ref in planned_search(task, history, page)[1].refs if ref != avoid]
     if not refs:
         return "Candidates for this step: none; find elements with the query tools."
@@ -105,9 +107,13 @@ def step_candidates(task: str, history: Sequence[str], page: DistilledPage,
 
 def _shown_value(index: PageIndex, ref: int, task: str) -> str:
     """`` — the page shows Language: Punjabi`` after a text field the page's record pairs with
-    a value (``shown_values.asked_value``), else ""."""
+    a value (``shown_values.asked_value``), `` — the task's 2nd value: 3`` after a slider the
+    task's list gives one (``listed_values.listed_value``), else ""."""
     pair = asked_value(index, ref, task)
-    return f" — the page shows {pair[0]}: {pair[1]}" if pair else ""
+    if pair:
+        return f" — the page shows {pair[0]}: {pair[1]}"
+    listed = listed_value(index, ref, task)
+    return f" — the task's {listed[0]} value: {listed[1]}" if listed else ""
 
 
 def tool_list(kind: ToolKind | None = None) -> str:

@@ -151,3 +151,16 @@ def test_a_dragged_grid_item_lists_first_the_cell_the_task_names():
     assert first_place("Drag Ed up by one.") == "Bo"
     assert first_place("Drag Ed left by one.") == "Di"
     assert first_place("Drag Ivy to the center left.") == "Di"
+
+
+def test_each_slider_shows_the_value_the_tasks_list_gives_it():
+    sliders = "".join(f'<div id="slider-{i}" class="ui-slider" onclick="1"></div><div>0</div>'
+                      for i in (1, 2, 3))
+    page = distill(page_from_html(f"<html><body>{sliders}<button>Submit</button></body></html>",
+                                  "https://example.test/sliders"))
+    task = "Set the sliders to the combination [2,3,11] and submit."
+    lines = step_candidates(task, [], page).splitlines()[1:]
+    assert [line.split(" — ")[-1] for line in lines] == [
+        "the task's 1st value: 2", "the task's 2nd value: 3", "the task's 3rd value: 11"]
+    two = "Set the sliders to the combination [2,3] and submit."  # not one value a slider
+    assert all(" — the task's" not in line for line in step_candidates(two, [], page).splitlines())
