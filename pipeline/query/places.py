@@ -5,10 +5,12 @@ A sortable list (jQuery UI's sortable, SortableJS) moves an item by a drag onto 
 slot it should take. "Drag Drucy up by one" names the item dragged but not the one it lands
 on; the planner finds Drucy, and the step lists the rest of Drucy's list after it, in page
 order -- the item whose slot the task names first ("to the 3rd position": the item now 3rd;
-"up by one", "to the top") --, so ``drag(index, to_index)`` can name the destination by an
-index the step showed. A
-drawing's shapes go into its outline boxes ("Drag all circles into the black box",
-``svg_markup.drop_boxes``): the step lists the boxes of the dragged shape's ``<svg>``.
+"to the top right" of a grid, read off the items' rows and columns; "up by one") --, so
+``drag(index, to_index)`` can name the destination by an index the step showed. A drawing's
+shapes go into its outline boxes ("Drag all circles into the black box",
+``svg_markup.drop_boxes``): the step lists the boxes of the dragged shape's ``<svg>``, the one
+the shape's description sends it to first ("all triangles into the left box, and everything
+else into the right box").
 
     drop_places(index, "Drag Drucy up by one", drucy_ref) -> [2, 3, 4, ...]  # the other items
     drop_places(index, "Drag all circles into the black box", circle_ref) -> [5]  # the box
@@ -74,22 +76,22 @@ def _slot_item(index: PageIndex, task: str, items: list[DNode], dragged: DNode
     bottom, left, right or center and a step "up/down/left/right by one" read the rows and
     columns the items are laid out in (``_cells``: one column without a layout)."""
     found = _POSITION.search(task)
-    if found:
-        number = int(found.group(1) or found.group(2)) - 1
+    area = _AREA.search(task)
+    if found or (area and area.group(1).lower() in ("first", "last")):
+        number = int(found.group(1) or found.group(2)) - 1 if found else (
+            0 if area.group(1).lower() == "first" else len(items) - 1)
         slot = items[number] if 0 <= number < len(items) else None
         return slot if slot is not dragged else None
     cells = _cells(index, items)
     row, column = cells[id(dragged)]
     last_row = max(r for r, _ in cells.values())
     last_column = max(c for _, c in cells.values())
-    step, area = _STEP.search(task), _AREA.search(task)
+    step = _STEP.search(task)
     if step:
         down, right = _STEPS[step.group(1).lower()]
         row, column = row + down, column + right
     elif area:
         first, second = area.group(1).lower(), (area.group(2) or "").lower()
-        if first in ("first", "last"):
-            return (items[0] if first == "first" else items[-1]) if len(items) > 1 else None
         vertical, horizontal = ("", first) if first in ("left", "right") else (first, second)
         if vertical in ("center", "middle") and not horizontal:
             horizontal = "center"  # "to the center" of a grid: its middle cell

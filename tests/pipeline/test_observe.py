@@ -72,6 +72,9 @@ def test_a_dragged_list_item_is_listed_before_the_items_it_can_take_the_slot_of(
         "Theodosia", "Martelle", "Andriana", "Theadora", "Laurette"]
     assert names("Drag Theadora down by one position.")[:2] == ["Theadora", "Martelle"]
     assert names("Drag Martelle to the top.")[:2] == ["Martelle", "Andriana"]
+    assert names("Drag Theadora to the first position.")[:2] == ["Theadora", "Andriana"]
+    for own in ("top", "first position"):  # its own slot: page order
+        assert names(f"Drag Andriana to the {own}.")[1] == "Theadora"
     assert names("Drag Theodosia into the list.") == [  # no slot named: page order
         "Theodosia", "Andriana", "Theadora", "Martelle", "Laurette"]
     clicked = step_candidates("Click Theodosia.", [], page).splitlines()[1:]
