@@ -121,14 +121,14 @@ def main() -> None:
                "first_share": total["first"] / turns if turns else 0.0}
     before = json.loads(Path(args.before).read_text(encoding="utf-8")) if args.before else None
     rows = [["all", turns, *(total[k] for k in KINDS), 100 * summary["first_share"],
-             _drops(total)]]
+             drops_cell(total)]]
     if before:
         old = before["summary"]
         rows.append([f"all at {before.get('commit')}", old["turns"], *(old[k] for k in KINDS),
-                     100 * old["first_share"], _drops(old)])
+                     100 * old["first_share"], drops_cell(old)])
     if args.show_families:
         rows += [[name, sum(c[k] for k in KINDS), *(c[k] for k in KINDS),
-                  100 * c["first"] / sum(c[k] for k in KINDS), _drops(c)]
+                  100 * c["first"] / sum(c[k] for k in KINDS), drops_cell(c)]
                  for name, c in families.items()]
     print_table("Action turns by where the oracle's target sits among the planned candidates",
                 ["family", "turns", *KINDS, "first %", "drops first"], rows)
@@ -139,10 +139,10 @@ def main() -> None:
     finish(payload, args.out)
 
 
-def _drops(counts: dict) -> str:
-    """``first of all`` drags, "-" for an earlier run that did not count them."""
+def drops_cell(counts: dict) -> str:
+    """``first of all`` drags, "–" for a run (or a family) without them."""
     if "drop_first" not in counts and "drop_other" not in counts:
-        return "-"
+        return "–"
     drops = counts.get("drop_first", 0) + counts.get("drop_other", 0)
     return f"{counts.get('drop_first', 0)} of {drops}"
 

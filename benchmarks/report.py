@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from common import REPO, markdown_table
+from planner_benchmark import drops_cell
 from report_eval import EVAL_RESULTS, eval_sections
 from report_oracle import ORACLE_RESULTS, oracle_section
 from report_recipe import RECIPE_RESULTS, recipe_section
@@ -172,7 +173,8 @@ PLANNER_NOTE = (
     "the engine of the commit). Where the oracle's target sits among the candidates a planned "
     "step lists, on the action turns a student learns: `first` is candidate [1], `listed` "
     "another candidate, `missing` none of them (the student has to query), `no_element` a key "
-    "press or done:"
+    "press or done; `drops first`: a drag's drop onto the first place the step lists after the "
+    "dragged element:"
 )
 MISSING = "_`benchmarks/results/{name}.json` is missing: that benchmark has not run._"
 NOTES = Path(__file__).with_name("NOTES.md")
@@ -252,11 +254,12 @@ def planner_section(planner: dict[str, Any] | None) -> list[str]:
     runs = [(f"`{planner['commit']}`", planner["summary"])]
     if "before" in planner:
         runs.append((f"`{planner['before']['commit']}`", planner["before"]["summary"]))
-    rows = [[commit, s["turns"], *(s[k] for k in kinds), 100 * s["first_share"]]
+    rows = [[commit, s["turns"], *(s[k] for k in kinds), 100 * s["first_share"], drops_cell(s)]
             for commit, s in runs]
     return ["", "## The planner's first candidate on the recorded training turns", "",
             PLANNER_NOTE.format(command=planner["command"], records=planner["records"]), "",
-            markdown_table(["engine", "turns", *kinds, "first %"], rows)]
+            markdown_table(["engine", "turns", *kinds, "first %", "drops first"], rows)]
+
 
 
 W_CURVES_NOTE = ("W=1 against W=5 (short runs of the same config with `max_steps=60`, evaluated "

@@ -156,6 +156,11 @@ SECTIONS = (
         "BrowserGym MiniWoB benchmark, all five rounds (625 episodes): the recipe re-run with "
         "drawings described and counted, a record's value shown beside its field (engine of "
         "a89ccdc; the same 1,465 + 1,117 steps, as overrides)")),
+    ("eval_browsergym_s60", (
+        "BrowserGym MiniWoB benchmark, all five rounds (625 episodes): the recipe re-run at "
+        "f161e5b (answered questions, a scroll clause, the last field of a form; the same 1,465 "
+        "+ 1,117 steps, as overrides), played at the engine of 331b726 (a number's rule, a "
+        "number set with a named control, a hidden tab, an icon the task shows)")),
 )
 STEPS_CURVES = ("browsergym_steps", "browsergym_dagger", "browsergym_dagger2")
 EVAL_RESULTS = (*(name for name, _ in SECTIONS), "agent", "throughput_cache")
