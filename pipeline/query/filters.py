@@ -199,7 +199,7 @@ def heading_scope(index: PageIndex, headings: list[Heading]) -> frozenset[int]:
     for heading in headings:
         lo, hi = section_span(index, heading)
         refs.update(index.refs_between(lo, hi))
-        holder = _holder(index, heading.node_id)
+        holder = holding_ref(index, heading.node_id)
         if holder is not None:
             refs.add(holder)
     return frozenset(refs)
@@ -214,7 +214,7 @@ def section_span(index: PageIndex, heading: Heading) -> tuple[int, int]:
     following = next((h for h in later if h.level <= heading.level), None)
     end = len(page.state.nodes)
     if following is not None:
-        holder = _holder(index, following.node_id)
+        holder = holding_ref(index, following.node_id)
         end = page.refs[holder].node_id if holder is not None else following.node_id
     hi = end - 1
     if heading.landmark is not None:
@@ -231,7 +231,7 @@ def landmark_span(index: PageIndex, landmark: Landmark) -> tuple[int, int]:
     return landmark.node_id, last
 
 
-def _holder(index: PageIndex, node_id: int) -> int | None:
+def holding_ref(index: PageIndex, node_id: int) -> int | None:
     """The ref whose element holds the node (a card link around a heading), if any."""
     for ancestor in index.state.ancestors(node_id):
         if ancestor in index.ref_by_node:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from pipeline.query.filters import holding_ref
 from pipeline.query.hidden import hidden_openers
 from pipeline.query.index import PageIndex
 from pipeline.query.scoring import make_query
@@ -66,6 +67,11 @@ def icon_target(index: PageIndex) -> int | None:
     return None
 
 
+def _holder(index: PageIndex, node_id: int) -> int | None:
+    """The ref of the node itself, else of the element that holds it; None for neither."""
+    return index.ref_by_node.get(node_id) or holding_ref(index, node_id)
+
+
 def _in_prose(index: PageIndex, node_id: int) -> bool:
     """Whether the icon stands in a sentence rather than on an element: no element holds it
     but itself (static HTML may give an icon a ref of its own), and its parent has text."""
@@ -75,11 +81,3 @@ def _in_prose(index: PageIndex, node_id: int) -> bool:
     parent = index.state.nodes[node_id].parent
     return parent is not None and len(index.state.text_content(parent).split()) > 1
 
-
-def _holder(index: PageIndex, node_id: int) -> int | None:
-    """The ref of the element that holds the node (itself included), or None."""
-    for candidate in (node_id, *index.state.ancestors(node_id)):
-        ref = index.ref_by_node.get(candidate)
-        if ref is not None:
-            return ref
-    return None

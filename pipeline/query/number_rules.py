@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from pipeline.distill.model import DNode
+from pipeline.query.filters import holding_ref
 from pipeline.query.index import PageIndex
 from pipeline.query.text import SENDING_WORDS, words
 
@@ -37,7 +37,7 @@ _BOUND = re.compile(rf"\bnumber\s+(?:that\s+is\s+|which\s+is\s+)?(?:({_LESS})|({
                     r"\s+than\s+(-?\d+)\b", re.IGNORECASE)
 _KIND = re.compile(r"\b(?:an?|the)\s+(odd|even)\s+(?:number|integer)\b", re.IGNORECASE)
 _PARITY = re.compile(r"\b(?:odd\s+or\s+even|even\s+or\s+odd)\b", re.IGNORECASE)
-_CHOICES = {"odd": "odd", "even": "even"}
+_CHOICES = frozenset({"odd", "even"})
 
 
 def number_rule(instruction: str) -> str | None:
@@ -83,9 +83,9 @@ def _true_choice(index: PageIndex, refs: list[int]) -> int | None:
     """The choice true of its row's number, in the first row (page order) that shows one."""
     for ref in refs:
         entry = index.entries[ref]
-        label = _CHOICES.get(" ".join(words(entry.text)))
+        label = " ".join(words(entry.text))
         number = _NUMBER.match(entry.context)
-        if label and number:
+        if label in _CHOICES and number:
             truth = "odd" if int(number.group(1)) % 2 else "even"
             return ref if label == truth else _twin(index, refs, entry.context, truth)
     return None
@@ -106,17 +106,8 @@ def _shown_numbers(index: PageIndex) -> list[int]:
         if not node.is_text or not node.text.strip():
             continue
         number = _NUMBER.match(node.text)
-        if number and not before.endswith(":") and not _in_element(index, node):
+        if number and not before.endswith(":") and holding_ref(index, node.node_id) is None:
             found.append(int(number.group(1)))
         before = node.text.strip()
     return found
 
-
-def _in_element(index: PageIndex, node: DNode) -> bool:
-    """Whether the text node lies inside an element with a ref."""
-    parent = index.parents.get(id(node))
-    while parent is not None:
-        if parent.ref is not None:
-            return True
-        parent = index.parents.get(id(parent))
-    return False
