@@ -13,7 +13,9 @@ has no name. A container that holds another element with the same label is a lis
 only the texts between the element and its nearest twins are its own (a flat list of "Item A
 [Buy] Item B [Buy]"), and the climb stops there; when the card has no text that is its own
 alone, the text it shares with other cards of the list is used (two rows of an Odd/Even quiz
-showing "-5" are told apart from the row "8").
+showing "-5" are told apart from the row "8"). The text inside another element is read unless
+it is that element's own: a text field's value, or the text of an element alike (the same tag,
+a class in common: the number one turned card shows names none of the hidden cards beside it).
 
     card_context(entry, parents, counts) -> Card("Classic Kettle 1, $87.19", "Qty")
 
@@ -32,6 +34,7 @@ from typing import TYPE_CHECKING
 
 from pipeline.distill.attributes import is_text_field
 from pipeline.distill.model import DistilledPage, DNode
+from pipeline.page_state import Node
 from pipeline.render.elements import collapse, trim_text
 
 if TYPE_CHECKING:
@@ -126,6 +129,19 @@ def _other_text_field(page: DistilledPage, container: DNode, field_node: DNode) 
                and is_text_field(nodes[node.node_id]) for node in container.walk())
 
 
+def _own_text(other: Node, element: Node) -> bool:
+    """Whether the text inside ``other`` (another element) is its own and names nothing else:
+    a text field's (its value), or that of an element alike to ``element`` (the same tag, a
+    class in common: the number a turned card shows is no name of the hidden card beside it)."""
+    return is_text_field(other) or alike_elements(other, element)
+
+
+def alike_elements(one: Node, other: Node) -> bool:
+    """The same tag and a class in common: cards of one kind, turned up or not."""
+    classes = set(one.attributes.get("class", "").split())
+    return one.tag == other.tag and bool(classes & set(other.attributes.get("class", "").split()))
+
+
 @dataclass(slots=True)
 class _Around:
     """What a container holds around the element."""
@@ -170,6 +186,8 @@ def _texts_around(page: DistilledPage, container: DNode, entry: Entry, counts: C
                 out.before.clear()
                 repeated_before.clear()
                 skip = {entry.label}
+            if node is not entry.dnode and _own_text(nodes[node.node_id], entry.node):
+                continue  # a text field's text is its value; a card's alike, its own number
             if skip_actions and nodes[node.node_id].role in _ACTION_ROLES:
                 out.named_action = out.named_action or any(
                     part.is_text and not counts.repeated(collapse(part.text).lower())

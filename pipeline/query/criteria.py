@@ -46,6 +46,7 @@ class Criteria:
     shown: list[str] = field(default_factory=list)  # every criterion as it reads in messages
     prefer: Constraint | None = None  # a role that adds PREFER_BONUS instead of filtering
     pending: bool = False  # elements the page shows as done (filled, checked) rank lower
+    pending_fills: bool = True  # a filled text field counts as done (not with "ticked")
     ordinal: int = 0  # the planner's "3rd": the third of the matched elements alike leads
     extreme: str = ""  # the planner's "cheapest" (money:min): that one of them leads
     affix: tuple[str, str] | None = None  # the planner's "starts with "An"": the one showing it
@@ -56,6 +57,8 @@ class Criteria:
     figure: str = ""  # the planner's question about a drawing (``figures``): its answer leads
     number_rule: str = ""  # the planner's "less than 5", "odd or even" (``number_rules``)
     shown_icon: bool = False  # the planner's "the item with the [icon] icon" (``icons``)
+    listed_values: tuple[str, ...] = ()  # the planner's "[2,3,11]", one per slider
+    turned: tuple[str, list[float]] | None = None  # the planner's superlative of cards turned
 
     @property
     def scored(self) -> bool:
@@ -82,6 +85,7 @@ def parse_criteria(index: PageIndex, args: dict[str, Any]) -> Criteria | str:
         out.prefer = Constraint("prefer_role", f"preferring role={prefer}", role_test(prefer))
         out.shown.append(out.prefer.shown)
     out.pending = bool(args.get("prefer_pending"))
+    out.pending_fills = args.get("prefer_pending") != "ticked"
     out.reveal = bool(args.get("reveal_hidden"))
     ordinal = args.get("ordinal")
     out.ordinal = ordinal if isinstance(ordinal, int) and ordinal > 0 else 0
@@ -90,6 +94,13 @@ def parse_criteria(index: PageIndex, args: dict[str, Any]) -> Criteria | str:
     out.figure = _string(args.get("figure"))
     out.number_rule = _string(args.get("number_rule"))
     out.shown_icon = bool(args.get("shown_icon"))
+    turned = args.get("turned")
+    if isinstance(turned, dict) and isinstance(turned.get("extreme"), str) and isinstance(
+            turned.get("seen"), list):
+        out.turned = (turned["extreme"], [float(v) for v in turned["seen"]])
+    listed = args.get("listed_values")
+    if isinstance(listed, list | tuple) and all(isinstance(v, str) for v in listed):
+        out.listed_values = tuple(listed)
     ends = args.get("affix")
     if isinstance(ends, list | tuple) and len(ends) == 2 and all(isinstance(e, str) for e in ends):
         out.affix = (ends[0].lower(), ends[1].lower())

@@ -8,9 +8,10 @@
 Role, attributes, landmark and heading are hard constraints; ``prefer_role`` (not a tool argument:
 the instruction planner's) is a soft one, adding ``PREFER_BONUS`` to the elements of that role and
 listing them even when no word matches; ``prefer_pending`` (the planner's too, unless the task
-undoes things) lists an element the page shows as already acted on -- a filled text field, a
-checked box, a selected item, the other choices of a question answered (``answered``: the
-Even of a quiz row whose Odd is selected) -- below every element still to do, so the next
+undoes things; "ticked" before the history typed anything: a text field's value is then the
+page's own) lists an element the page shows as already acted on -- a filled text field, a checked
+box, a selected item, the other choices of a question answered (``answered``: the Even of a
+quiz row whose Odd is selected) -- below every element still to do, so the next
 field outranks the one just filled however many of the task's words that one holds, and
 matches no word with a box shapes are dragged into ("all yellow shapes" in its id
 ``shape-container``): nothing is done on it but drops, which list it as a place (``places``);
@@ -31,10 +32,13 @@ the element that shows its answer (``figures``), ``number_rule`` (the planner's 
 than 5", "odd or even") with the choice true of a row's number, or the generator while the
 number the page shows fails the rule (``number_rules``), ``shown_icon`` (the planner's "the
 item with the [icon] icon") with the element holding the icon the task shows in its sentence,
-or what opens it (``icons``), and ``qualifier`` (the
-planner's "all posts *by @vel*") lists what only the heaviest words or only the qualifier name
--- another's Like, vel's Share -- with the done ones; ``text``, ``name``
-(matched against the visible text and accessible name only) and ``keyword_weights`` score the
+or what opens it (``icons``), ``listed_values`` (the planner's "the combination [2,3,11]")
+with the first slider that does not show its value yet (``listed_values``), ``turned`` (the
+planner's "the card with the greatest number" with the numbers its clicks turned up) with the
+card to turn or pick, or the send button (``turned``), and ``qualifier``
+(the planner's "all posts *by @vel*") lists what only the heaviest words or only the
+qualifier name -- another's Like, vel's Share -- with the done ones; ``text``, ``name`` (matched
+against the visible text and accessible name only) and ``keyword_weights`` score the
 elements that pass (see ``scoring``), and an element none of them matches is left out -- unless
 everything that passes the hard constraints fits in ``max_results`` (a small page, or a narrow
 filter): then the unmatched rest follows the matches under its own line, so the model sees the
@@ -49,6 +53,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from rapidfuzz import fuzz, process
 
@@ -65,11 +70,13 @@ from pipeline.query.format import result_line
 from pipeline.query.hidden import hidden_openers
 from pipeline.query.icons import icon_target
 from pipeline.query.index import Entry, PageIndex, index_for
+from pipeline.query.listed_values import listed_target
 from pipeline.query.number_rules import rule_target
 from pipeline.query.ordinals import nth_target
 from pipeline.query.pairing import next_field
 from pipeline.query.scoring import Query, entry_score
 from pipeline.query.text import terms
+from pipeline.query.turned import turned_target
 
 _NAME_TIERS = (1, 2)
 NEAREST = 5  # elements listed by spelling when a query on a large page matched nothing
@@ -117,7 +124,7 @@ def query_elements(
     keyword_weights: dict[str, float] | None = None,
     max_results: int = 20,
     prefer_role: str | None = None,
-    prefer_pending: bool = False,
+    prefer_pending: bool | str = False,
     calendar_date: str | None = None,
     spin_value: str | None = None,
     ordinal: int | None = None,
@@ -130,6 +137,8 @@ def query_elements(
     figure: str | None = None,
     number_rule: str | None = None,
     shown_icon: bool = False,
+    listed_values: tuple[str, ...] | list[str] = (),
+    turned: dict[str, Any] | None = None,
 ) -> QueryResult:
     index = index_for(page)
     args = {
@@ -140,7 +149,8 @@ def query_elements(
         "calendar_date": calendar_date, "spin_value": spin_value, "ordinal": ordinal,
         "extreme": extreme, "qualifier": qualifier, "reveal_hidden": reveal_hidden,
         "affix": affix, "pair_fields": pair_fields, "similar": similar, "figure": figure,
-        "number_rule": number_rule, "shown_icon": shown_icon,
+        "number_rule": number_rule, "shown_icon": shown_icon, "listed_values": listed_values,
+        "turned": turned,
     }  # fmt: skip
     criteria = parse_criteria(index, args)
     if isinstance(criteria, str):
@@ -202,13 +212,14 @@ def _unmatched_rest(index: PageIndex, criteria: Criteria, hits: list[Hit]) -> li
     matched = {hit.ref for hit in hits}
     rest = [ref for ref in allowed if ref not in matched]
     if criteria.pending:
-        rest.sort(key=lambda ref: _done(index, ref))
+        rest.sort(key=lambda ref: _done(index, ref, criteria.pending_fills))
     return [Hit(ref, 0.0, "", "") for ref in rest]
 
 
-def _done(index: PageIndex, ref: int) -> bool:
-    """The page shows ``ref`` acted on, or another choice of its question chosen."""
-    return acted_on(index.entries[ref]) or ref in answered_choices(index)
+def _done(index: PageIndex, ref: int, filled: bool = True) -> bool:
+    """The page shows ``ref`` acted on, or another choice of its question chosen (``filled``:
+    whether a text field's value counts, ``filters.acted_on``)."""
+    return acted_on(index.entries[ref], filled) or ref in answered_choices(index)
 
 
 def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
@@ -242,7 +253,7 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
                 hit.score = round(hit.score + PREFER_BONUS, 4)
             if hit is not None:
                 hits.append(hit)
-                if criteria.pending and _done(index, ref):
+                if criteria.pending and _done(index, ref, criteria.pending_fills):
                     last.add(ref)
     hidden = None  # a heaviest word names nothing shown: what opens the hidden one
     heaviest = _heaviest(keywords) if criteria.reveal else []
@@ -268,6 +279,9 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
                     criteria.number_rule, lambda ref: _done(index, ref))
         if criteria.number_rule else None,
         icon_target(index) if criteria.shown_icon else None,
+        listed_target(index, criteria.listed_values) if criteria.listed_values else None,
+        turned_target(index, [hit.ref for hit in sorted(hits, key=lambda h: -h.score)],
+                      *criteria.turned) if criteria.turned else None,
     ]
     for target in leads:
         if target is not None and all(c.allows(index.entries[target]) for c in constraints):

@@ -56,20 +56,22 @@ def _input_is(entry: Entry, types: frozenset[str]) -> bool:
     return entry.dnode.tag == "input" and input_type(entry.node.attributes) in types
 
 
-def acted_on(entry: Entry) -> bool:
+def acted_on(entry: Entry, filled: bool = True) -> bool:
     """The page shows the element as already acted on: checked, selected or pressed, a shape
     dragged into a box (``Entry.placed``) -- or is such a box, on which nothing is done but
     drops (``svg_markup.outline_box``) --, or a text field (or a combobox one types into)
     holding a value -- not a disabled one, whose value is the page's own (an agreement to
     scroll through; a read-only date field is filled by its calendar), not a number field,
     where a new guess replaces the last one, nor a dropdown (``<select>``, role combobox too),
-    which always shows an option, its default until one is chosen."""
+    which always shows an option, its default until one is chosen. ``filled=False``: a text
+    field's value is no sign of it (a step that clicks does not fill: the textarea to click
+    holds the page's own text)."""
     attrs = entry.dnode.attrs
     if entry.placed or outline_box(entry.node) \
             or any(attrs.get(key) == "true" for key in _DONE_STATES):
         return True
     typed = entry.node.role in _TYPED_ROLES and entry.dnode.tag != "select"
-    return typed and bool(attrs.get("value")) and attrs.get("disabled") != "true"
+    return filled and typed and bool(attrs.get("value")) and attrs.get("disabled") != "true"
 
 
 def _role_in(*roles: str) -> Callable[[Entry], bool]:

@@ -34,9 +34,11 @@ from pipeline.query.alike import similar_words
 from pipeline.query.dates import DATE, date_terms, month_terms, picked_date
 from pipeline.query.extremes import superlative
 from pipeline.query.figures import figure_question
+from pipeline.query.listed_values import listed_numbers
 from pipeline.query.number_rules import number_rule
 from pipeline.query.spinners import spin_value
 from pipeline.query.text import SENDING_WORDS, STOP_WORDS, handles, stem, words
+from pipeline.query.turned import turned_numbers
 
 Op = Literal["CLICK", "TYPE", "SELECT"]
 
@@ -71,11 +73,12 @@ _DESTINATION = re.compile(rf"\b(?:to|into|onto)\s+(?:the\s+)?{_ORDINAL_TEXT}", r
 
 
 # a goal the page shows reached or not: a widget's (see ``dates``, ``spinners``), a number's
-_STEPPED_GOALS = ("calendar_date", "spin_value", "number_rule")
+_STEPPED_GOALS = ("calendar_date", "spin_value", "number_rule", "listed_values")
 # query_elements arguments only the planner passes: no tool schema has them
 PLANNER_ONLY = frozenset({"prefer_role", "prefer_pending", "calendar_date", "spin_value",
                           "ordinal", "extreme", "qualifier", "reveal_hidden", "affix",
-                          "pair_fields", "similar", "figure", "number_rule", "shown_icon"})
+                          "pair_fields", "similar", "figure", "number_rule", "shown_icon",
+                          "listed_values", "turned"})
 # "forward the email to Kim", "give Kim Lee the message": a recipient, typed into the To field
 _NAME = r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*"  # capitalised words: "Kim", "Kim Lee"
 # ("... wants the message to be sent to Kim", "Send Kim Lee's email", "Kim is waiting for ...",
@@ -185,6 +188,9 @@ def query_from_instruction(
     rule = number_rule(instruction)
     if rule:  # "a number less than 5", "odd or even": judged on the numbers the page shows
         arguments["number_rule"] = rule
+    listed = listed_numbers(instruction)
+    if listed:  # "the combination [2,3,11]": a value per slider, judged on what each shows
+        arguments["listed_values"] = list(listed)
     ends = affix(instruction)
     if ends:  # "an item that starts with "An"": the suggestion that shows "Antarctica"
         arguments["affix"] = ends
@@ -416,11 +422,17 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
     plan = parts[at] if parts else query_from_instruction(clauses[at], max_results, single=single)
     if not _UNDOING_VERBS.intersection(words(task)) and plan.arguments.get(
             "prefer_role") != _SCROLLED:  # filled or ticked: most likely not next (a text area
-        plan.arguments["prefer_pending"] = True  # to scroll holds text it did not get typed)
+        # to scroll holds text it did not get typed); a click before anything was typed: a
+        # field's value is the page's own (the textarea to click), so only ticks count
+        plan.arguments["prefer_pending"] = "ticked" if plan.op == "CLICK" and not _filled(
+            history, ("TYPE",)) else True
     plan.arguments["reveal_hidden"] = True  # a name nowhere on the page: look behind a menu
     asked, said = similar_words(task), set(words(clauses[at]))
     if any(set(words(item)) <= said for item in asked):  # a word of the list: its choice
         plan.arguments["similar"] = list(asked)
+    extreme = superlative(task)
+    if extreme and extreme.startswith("number:"):  # cards turned one at a time, every clause
+        plan.arguments["turned"] = {"extreme": extreme, "seen": turned_numbers(history)}
     if single:
         return plan
     last_op = plan.op  # the operation the task ends with (this clause's, unless one follows)
@@ -458,9 +470,9 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
     return plan
 
 
-def _filled(history: list[str]) -> bool:
+def _filled(history: list[str], ops: tuple[str, ...] = ("TYPE", "SELECT", "DRAG")) -> bool:
     """Whether a history line typed, chose or dragged something: a form is being filled."""
-    return any(found is not None and found["op"] in ("TYPE", "SELECT", "DRAG")
+    return any(found is not None and found["op"] in ops
                for found in map(_HISTORY_LINE.match, history))
 
 

@@ -167,3 +167,46 @@ def test_each_slider_shows_the_value_the_tasks_list_gives_it():
         "the task's 1st value: 2", "the task's 2nd value: 3", "the task's 3rd value: 11"]
     two = "Set the sliders to the combination [2,3] and submit."  # not one value a slider
     assert all(" — the task's" not in line for line in step_candidates(two, [], page).splitlines())
+
+
+def test_a_slider_that_shows_its_listed_value_gives_the_lead_to_the_next():
+    # use-slider-2 after its first slider was set: the output beside it reads the task's 2
+    shown = {1: "2", 2: "0", 3: "11"}
+    sliders = "".join(f'<div id="slider-{i}" class="ui-slider" onclick="1"></div>'
+                      f'<div id="val-{i}">{shown[i]}</div>' for i in (1, 2, 3))
+    page = distill(page_from_html(f"<html><body>{sliders}<button>Submit</button></body></html>",
+                                  "https://example.test/sliders"))
+    task = "Set the sliders to the combination [2,3,11] and submit."
+    history = ["[div]   -> SELECT: 2"]
+    first = step_candidates(task, history, page).splitlines()[1]
+    assert first.startswith("[2]<div id=slider-2 />"), first  # slider-3 shows its 11 already
+    aria = "".join(f'<div role="slider" aria-valuenow="{v}" aria-label="s{i}" tabindex="0">'
+                   "</div>" for i, v in ((1, 2), (2, 3), (3, 0)))
+    page = distill(page_from_html(f"<html><body>{aria}<button>Submit</button></body></html>",
+                                  "https://example.test/aria"))
+    assert "s3" in step_candidates(task, history, page).splitlines()[1]
+
+
+def test_cards_turned_one_at_a_time_lead_to_the_greatest_then_to_submit():
+    # MiniWoB++ find-greatest: a click turns one card up and the others down
+    def page_showing(shown: int | None, numbers=(0, 10, 5)):
+        cards = "".join(
+            f'<div class="card{"" if i == shown else " hidden"}" onclick="1">'
+            + (f'<span class="card-value">{n}</span>' if i == shown else "") + "</div>"
+            for i, n in enumerate(numbers))
+        return distill(page_from_html(
+            f'<html><body><div id="cardholder">{cards}</div>'
+            '<button id="submit">Submit</button></body></html>', "https://example.test/cards"))
+
+    task = "Find and pick the card with the greatest number, then press submit."
+    turns = ["[div]  0 -> CLICK", "[div]  10 -> CLICK", "[div]  5 -> CLICK"]
+
+    def first(history, page):
+        return step_candidates(task, history, page).splitlines()[1]
+
+    assert first([], page_showing(None)).startswith("[1]<div")
+    assert first(turns[:1], page_showing(0)).startswith("[2]<div")  # the next card to turn
+    assert first(turns[:2], page_showing(1)).startswith("[3]<div")
+    assert first(turns, page_showing(2)).startswith("[2]<div")  # every card seen: the 10
+    assert first([*turns, "[div]  10 -> CLICK"], page_showing(1)).startswith("[4]<button")
+    assert "— 10" not in step_candidates(task, turns[:2], page_showing(1))  # not a hidden one's

@@ -510,3 +510,18 @@ def test_an_icon_the_task_shows_leads_to_the_item_that_holds_it(shown, first):
     plan = query_for_step(task, ["[button]  Menu -> CLICK"])
     refs = query_elements(page, **plan.arguments).refs
     assert index_for(page).entries[refs[0]].text == first  # a hidden item: what opens it
+
+
+def test_a_click_step_does_not_count_a_filled_text_field_as_done():
+    # MiniWoB++ click-widget: the textarea to click holds the page's own text
+    page = distill(page_from_html(
+        '<body><div class="widget"><button data-type="button">8</button></div>'
+        '<div class="widget"><textarea data-type="textarea">YPK4g</textarea></div>'
+        '<div class="widget"><input type="input" data-type="text" value="oN"></div></body>'))
+    plan = query_for_step('Click on a "textarea" widget.', [])
+    top = page.node_of(query_elements(page, **plan.arguments).refs[0])
+    assert page.state.nodes[top].tag == "textarea"
+    click_text = query_for_step('Click on a "text" widget.', [])
+    assert query_elements(page, **click_text.arguments).refs[0] == 3  # the input holding "oN"
+    typed = query_for_step('Enter "Kim" into a "text" widget.', [])  # a step that fills:
+    assert query_elements(page, **typed.arguments).refs == [2, 3]  # the filled one is done
