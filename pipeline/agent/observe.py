@@ -26,7 +26,9 @@ from pipeline.agent.modes import Mode, check_mode
 from pipeline.distill.model import DistilledPage
 from pipeline.model.token_count import count_tokens
 from pipeline.query import QueryResult, index_for, query_elements
+from pipeline.query.filters import role_test
 from pipeline.query.format import result_line
+from pipeline.query.guesses import guess_hint
 from pipeline.query.index import PageIndex
 from pipeline.query.instruction import InstructionQuery, query_for_step
 from pipeline.query.listed_values import listed_value
@@ -37,6 +39,7 @@ from pipeline.render import render_flat, render_outline
 from pipeline.tools.registry import TOOLS, ToolKind
 
 CANDIDATES = 3  # elements the ``planned`` mode lists for a step
+_TEXT_FIELD = role_test("textbox")
 CANDIDATES_HEADER = "Candidates for this step (the engine's reading of the task, best first):"
 
 
@@ -93,25 +96,32 @@ def step_candidates(task: str, history: Sequence[str], page: DistilledPage,
     or a drawn shape, the first and then where it can go (``drop_places``: the other items of
     its list, the boxes of its drawing); a text field shows after it the value the page gives
     for it (``shown_values``: a record's row its label or the task names, "Language |
-    Punjabi", or the word the task asks for by its position in a paragraph or text area), a
-    slider the value the task's list gives it ("[2,3,11]": ``listed_values``)."""
+    Punjabi", or the word the task asks for by its position in a paragraph or text area, or
+    the range a number's guesses left: ``guesses``), a slider the value the task's list gives
+    it ("[2,3,11]": ``listed_values``)."""
     refs = [ref for ref in planned_search(task, history, page)[1].refs if ref != avoid]
     if not refs:
         return "Candidates for this step: none; find elements with the query tools."
     index = index_for(page)
     places = drop_places(index, task, refs[0])
-    lines = [result_line(index, ref) + _shown_value(index, ref, task)
+    guess = guess_hint(page, task, history)
+    lines = [result_line(index, ref) + _shown_value(index, ref, task, guess)
              for ref in ([refs[0], *places] if places else refs[:count])]
     return CANDIDATES_HEADER + "\n" + "\n".join(lines)
 
 
-def _shown_value(index: PageIndex, ref: int, task: str) -> str:
+def _shown_value(index: PageIndex, ref: int, task: str,
+                 guess: tuple[int, int, int] | None) -> str:
     """`` — the page shows Language: Punjabi`` after a text field the page's record pairs with
-    a value (``shown_values.asked_value``), `` — the task's 2nd value: 3`` after a slider the
-    task's list gives one (``listed_values.listed_value``), else ""."""
+    a value (``shown_values.asked_value``), `` — the number lies in 0-3: guess 1`` after a
+    text field when the task has a number guessed (``guesses.guess_hint``), `` — the task's
+    2nd value: 3`` after a slider the task's list gives one (``listed_values.listed_value``),
+    else ""."""
     pair = asked_value(index, ref, task)
     if pair:
         return f" — the page shows {pair[0]}: {pair[1]}"
+    if guess and _TEXT_FIELD(index.entries[ref]):
+        return f" — the number lies in {guess[0]}-{guess[1]}: guess {guess[2]}"
     listed = listed_value(index, ref, task)
     return f" — the task's {listed[0]} value: {listed[1]}" if listed else ""
 

@@ -210,3 +210,25 @@ def test_cards_turned_one_at_a_time_lead_to_the_greatest_then_to_submit():
     assert first(turns, page_showing(2)).startswith("[2]<div")  # every card seen: the 10
     assert first([*turns, "[div]  10 -> CLICK"], page_showing(1)).startswith("[4]<button")
     assert "— 10" not in step_candidates(task, turns[:2], page_showing(1))  # not a hidden one's
+
+
+def test_a_guessed_number_shows_the_range_the_feedback_leaves():
+    # MiniWoB++ guess-number: the page says only whether the last guess sent was too high
+    def page_saying(feedback: str):
+        return distill(page_from_html(
+            '<html><body><div id="query">Guess the number between 0-9 and press Submit.</div>'
+            f'<input type="number" id="tt"><button id="subbtn">Submit</button>'
+            f"<div>{feedback}</div></body></html>", "https://example.test/guess"))
+
+    task = "Guess the number between 0-9 and press Submit. Use the feedback below."
+    first = step_candidates(task, [], page_saying("")).splitlines()[1]
+    assert first.endswith(" — the number lies in 0-9: guess 4"), first
+    sent = ["[spinbutton]  Submit -> TYPE: 4", "[key]  Enter -> ENTER"]
+    lower = step_candidates(task, sent, page_saying("The number is lower than 4 ."))
+    assert "the number lies in 0-3: guess 1" in lower
+    waiting = step_candidates(task, [*sent, "[spinbutton]  Submit -> TYPE: 1"],
+                              page_saying("The number is lower than 4 ."))
+    assert "lies in" not in waiting  # the typed guess is still to send
+    again = [*sent, "[spinbutton]  Submit -> TYPE: 1", "[button]  Submit -> CLICK"]
+    higher = step_candidates(task, again, page_saying("The number is higher than 1 ."))
+    assert "the number lies in 2-3: guess 2" in higher  # 1 was too low, 4 too high
