@@ -38,8 +38,10 @@ def turned_target(index: PageIndex, hits: Iterable[int], extreme: str,
     """The card to turn or pick next, or the hit that sends the form once the extreme card
     shows its number; None when the page has no cards face down."""
     cards = _cards(index)
+    if not cards:
+        return None
     if len(seen) < len(cards):
-        return cards[len(seen)] if cards else None
+        return cards[len(seen)]
     values = seen[: len(cards)]
     best = values.index(min(values) if extreme.endswith(":min") else max(values))
     shown = _SHOWN.match(index.entries[cards[best]].text)

@@ -232,3 +232,13 @@ def test_a_guessed_number_shows_the_range_the_feedback_leaves():
     again = [*sent, "[spinbutton]  Submit -> TYPE: 1", "[button]  Submit -> CLICK"]
     higher = step_candidates(task, again, page_saying("The number is higher than 1 ."))
     assert "the number lies in 2-3: guess 2" in higher  # 1 was too low, 4 too high
+
+
+def test_a_greatest_number_on_a_page_without_cards_face_down_is_read_as_shown():
+    rows = "".join(f'<div class="score">Score {n} <button>Pick</button></div>' for n in (3, 12, 7))
+    page = distill(page_from_html(f"<html><body>{rows}</body></html>",
+                                  "https://example.test/scores"))
+    task = "Pick the one with the highest score."  # no card shows nothing: no turning
+    for history in ([], ["[button]  Pick -> CLICK"], ["[div]  3 -> CLICK"]):
+        first = step_candidates(task, history, page).splitlines()[1]
+        assert first == "[2]<button>Pick</button> — Score 12", (history, first)
