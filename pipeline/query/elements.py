@@ -8,8 +8,8 @@
 Role, attributes, landmark and heading are hard constraints; ``prefer_role`` (not a tool argument:
 the instruction planner's) is a soft one, adding ``PREFER_BONUS`` to the elements of that role and
 listing them even when no word matches; ``prefer_pending`` (the planner's too, unless the task
-undoes things; "ticked" before the history typed anything: a text field's value is then the
-page's own) lists an element the page shows as already acted on -- a filled text field, a checked
+undoes things; "ticked" for a first step that clicks: a text field's value is then the page's
+own) lists an element the page shows as already acted on -- a filled text field, a checked
 box, a selected item, the other choices of a question answered (``answered``: the Even of a
 quiz row whose Odd is selected) -- below every element still to do, so the next
 field outranks the one just filled however many of the task's words that one holds, and

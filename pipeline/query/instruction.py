@@ -422,10 +422,10 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
     plan = parts[at] if parts else query_from_instruction(clauses[at], max_results, single=single)
     if not _UNDOING_VERBS.intersection(words(task)) and plan.arguments.get(
             "prefer_role") != _SCROLLED:  # filled or ticked: most likely not next (a text area
-        # to scroll holds text it did not get typed); a click before anything was typed: a
-        # field's value is the page's own (the textarea to click), so only ticks count
-        plan.arguments["prefer_pending"] = "ticked" if plan.op == "CLICK" and not _filled(
-            history, ("TYPE",)) else True
+        # to scroll holds text it did not get typed); a first step that clicks: a field's
+        # value is the page's own (the textarea to click), so only ticks count
+        plan.arguments["prefer_pending"] = "ticked" if plan.op == "CLICK" and not history \
+            else True
     plan.arguments["reveal_hidden"] = True  # a name nowhere on the page: look behind a menu
     asked, said = similar_words(task), set(words(clauses[at]))
     if any(set(words(item)) <= said for item in asked):  # a word of the list: its choice
@@ -470,9 +470,9 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
     return plan
 
 
-def _filled(history: list[str], ops: tuple[str, ...] = ("TYPE", "SELECT", "DRAG")) -> bool:
+def _filled(history: list[str]) -> bool:
     """Whether a history line typed, chose or dragged something: a form is being filled."""
-    return any(found is not None and found["op"] in ops
+    return any(found is not None and found["op"] in ("TYPE", "SELECT", "DRAG")
                for found in map(_HISTORY_LINE.match, history))
 
 
