@@ -23,10 +23,9 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from pipeline.distill.model import DistilledPage
+from pipeline.query.text import HISTORY_LINE, whole_number
 
 _RANGE = re.compile(r"\bguess\b.*?\bbetween\s+(-?\d+)\s*(?:-|to|and)\s*(-?\d+)", re.IGNORECASE)
-_TYPED = re.compile(r"-> TYPE: (-?\d+)$")
-_SENT = re.compile(r"-> (?:ENTER|CLICK)\b|\[key\]\s+Enter\b")
 _FEEDBACK = re.compile(r"\b(lower|smaller|less|higher|greater|larger|bigger|more)\s+than\s+"
                        r"(-?\d+)\b", re.IGNORECASE)
 _LOWER = frozenset({"lower", "smaller", "less"})
@@ -43,10 +42,11 @@ def guess_hint(page: DistilledPage, task: str,
     sent: list[int] = []
     waiting: int | None = None
     for line in history:
-        typed = _TYPED.search(line)
-        if typed:
-            waiting = int(typed.group(1))
-        elif waiting is not None and _SENT.search(line):
+        found = HISTORY_LINE.match(line)
+        op = found["op"] if found else ""
+        if op == "TYPE" and whole_number(found["value"] or "") is not None:
+            waiting = whole_number(found["value"])
+        elif waiting is not None and op in ("ENTER", "CLICK"):
             sent.append(waiting)
             waiting = None
     if waiting is not None:

@@ -37,7 +37,14 @@ from pipeline.query.figures import figure_question
 from pipeline.query.listed_values import listed_numbers
 from pipeline.query.number_rules import number_rule
 from pipeline.query.spinners import spin_value
-from pipeline.query.text import SENDING_WORDS, STOP_WORDS, handles, stem, words
+from pipeline.query.text import (
+    HISTORY_LINE,
+    SENDING_WORDS,
+    STOP_WORDS,
+    handles,
+    stem,
+    words,
+)
 from pipeline.query.turned import turned_numbers
 
 Op = Literal["CLICK", "TYPE", "SELECT"]
@@ -473,7 +480,7 @@ def query_for_step(task: str, history: list[str], max_results: int = 20) -> Inst
 def _filled(history: list[str]) -> bool:
     """Whether a history line typed, chose or dragged something: a form is being filled."""
     return any(found is not None and found["op"] in ("TYPE", "SELECT", "DRAG")
-               for found in map(_HISTORY_LINE.match, history))
+               for found in map(HISTORY_LINE.match, history))
 
 
 def _to_send(arguments: dict[str, Any], weights: dict[str, float]) -> None:
@@ -498,7 +505,7 @@ def _weaken_served(weights: dict[str, float], clause: str, history: list[str]) -
     day = str(int(date[-2:])) if date else None  # as a calendar shows it: "09" -> "9"
     date_done = False
     for line in history:
-        found = _HISTORY_LINE.match(line)
+        found = HISTORY_LINE.match(line)
         if found is not None and found["op"] != "TYPE":
             served.update(words(found["name"]), words(found["value"] or ""))
             date_done = date_done or found["name"].strip() == day  # the day itself picked
@@ -548,17 +555,15 @@ def _acts(task: str, history: list[str]) -> list[str]:
     if "scroll" in words(task):
         return history
     return [line for line in history
-            if (found := _HISTORY_LINE.match(line)) is None or found["op"] != "SCROLL"]
+            if (found := HISTORY_LINE.match(line)) is None or found["op"] != "SCROLL"]
 
 
-_HISTORY_LINE = re.compile(r"^\[[^\]]*\]\s+(?P<name>.*?) -> (?P<op>[A-Z_]+)(?:: (?P<value>.*))?$",
-                           re.DOTALL)
 
 
 def _served_clause(line: str, keys: list[_ClauseKey], free: list[int]) -> int | None:
     """The clause whose value a history line typed or chose, or whose naming words all name the
     line's element, with the same kind of operation; of several, the first with a free slot."""
-    found = _HISTORY_LINE.match(line) if keys else None
+    found = HISTORY_LINE.match(line) if keys else None
     if found is None:
         return None
     op, value = found["op"], (found["value"] or "").strip().lower()

@@ -23,10 +23,9 @@ from __future__ import annotations
 import re
 
 from pipeline.query.index import Entry, PageIndex
-from pipeline.render.elements import collapse
+from pipeline.query.text import bare_number
 
 _LIST = re.compile(r"\[\s*(-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?)+)\s*\]")
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _SUFFIXES = {1: "st", 2: "nd", 3: "rd"}
 
 
@@ -65,7 +64,7 @@ def shown_number(index: PageIndex, ref: int) -> float | None:
     sibling right after it when that is a bare number and no element (an output beside it)."""
     entry = index.entries[ref]
     for key in ("aria-valuenow", "value"):
-        number = _number(entry.node.attributes.get(key, ""))
+        number = bare_number(entry.node.attributes.get(key, ""))
         if number is not None:
             return number
     parent = index.parents.get(id(entry.dnode))
@@ -73,12 +72,7 @@ def shown_number(index: PageIndex, ref: int) -> float | None:
     after = next((i + 1 for i, node in enumerate(siblings) if node is entry.dnode), len(siblings))
     if after >= len(siblings) or any(node.ref is not None for node in siblings[after].walk()):
         return None
-    return _number(" ".join(node.text for node in siblings[after].walk() if node.is_text))
-
-
-def _number(text: str) -> float | None:
-    found = _NUMBER.fullmatch(collapse(text))
-    return float(found.group(0)) if found else None
+    return bare_number(" ".join(node.text for node in siblings[after].walk() if node.is_text))
 
 
 def _sliders(index: PageIndex) -> list[int]:

@@ -28,9 +28,8 @@ from collections.abc import Callable, Iterable
 
 from pipeline.query.filters import holding_ref
 from pipeline.query.index import PageIndex
-from pipeline.query.text import SENDING_WORDS, words
+from pipeline.query.text import SENDING_WORDS, whole_number, words
 
-_NUMBER = re.compile(r"^\s*(-?\d+)\s*$")
 _LESS = r"less|smaller|lower|fewer"
 _GREATER = r"greater|larger|bigger|higher|more"
 _BOUND = re.compile(rf"\bnumber\s+(?:that\s+is\s+|which\s+is\s+)?(?:({_LESS})|({_GREATER}))"
@@ -84,9 +83,9 @@ def _true_choice(index: PageIndex, refs: list[int]) -> int | None:
     for ref in refs:
         entry = index.entries[ref]
         label = " ".join(words(entry.text))
-        number = _NUMBER.match(entry.context)
-        if label in _CHOICES and number:
-            truth = "odd" if int(number.group(1)) % 2 else "even"
+        number = whole_number(entry.context)
+        if label in _CHOICES and number is not None:
+            truth = "odd" if number % 2 else "even"
             return ref if label == truth else _twin(index, refs, entry.context, truth)
     return None
 
@@ -105,9 +104,10 @@ def _shown_numbers(index: PageIndex) -> list[int]:
     for node in index.page.root.walk():
         if not node.is_text or not node.text.strip():
             continue
-        number = _NUMBER.match(node.text)
-        if number and not before.endswith(":") and holding_ref(index, node.node_id) is None:
-            found.append(int(number.group(1)))
+        number = whole_number(node.text)
+        if number is not None and not before.endswith(":") \
+                and holding_ref(index, node.node_id) is None:
+            found.append(number)
         before = node.text.strip()
     return found
 

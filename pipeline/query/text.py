@@ -20,6 +20,22 @@ from nltk.stem import PorterStemmer
 
 # The commands that send a form (a task that ends by typing or choosing without naming one).
 SENDING_WORDS = ("submit", "send", "search", "go", "ok")
+# a history line as Mind2Web writes it: "[textbox]  Username -> TYPE: kenda", "[div]  0 -> CLICK"
+HISTORY_LINE = re.compile(r"^\[[^\]]*\]\s+(?P<name>.*?) -> (?P<op>[A-Z_]+)(?:: (?P<value>.*))?$",
+                          re.DOTALL)
+_BARE_NUMBER = re.compile(r"\s*(-?\d+(?:\.\d+)?)\s*")
+
+
+def bare_number(text: str) -> float | None:
+    """The number a text is, and nothing else ("12", " -3.5 "), or None."""
+    found = _BARE_NUMBER.fullmatch(text)
+    return float(found.group(1)) if found else None
+
+
+def whole_number(text: str) -> int | None:
+    """The whole number a text is, and nothing else ("-5"), or None ("3.5", "5 cats")."""
+    number = bare_number(text)
+    return int(number) if number is not None and number.is_integer() else None
 STOP_WORDS = frozenset(
     [
         "a",

@@ -16,21 +16,19 @@ whose number was the extreme one, and once that one shows it, the button that se
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from pipeline.query.context import alike_elements
 from pipeline.query.index import PageIndex
-from pipeline.query.text import SENDING_WORDS, words
-
-_NUMBER = r"-?\d+(?:\.\d+)?"
-_TURN = re.compile(rf"^\[[^\]]*\]\s+({_NUMBER}) -> CLICK$")
-_SHOWN = re.compile(rf"^\s*({_NUMBER})\s*$")
+from pipeline.query.text import HISTORY_LINE, SENDING_WORDS, bare_number, words
 
 
 def turned_numbers(history: Iterable[str]) -> list[float]:
     """The numbers the elements the history clicked showed, oldest first."""
-    return [float(found.group(1)) for line in history if (found := _TURN.match(line))]
+    lines = [found for line in history if (found := HISTORY_LINE.match(line))]
+    numbers = [bare_number(found["name"]) for found in lines
+               if found["op"] == "CLICK" and not found["value"]]
+    return [number for number in numbers if number is not None]
 
 
 def turned_target(index: PageIndex, hits: Iterable[int], extreme: str,
@@ -44,8 +42,7 @@ def turned_target(index: PageIndex, hits: Iterable[int], extreme: str,
         return cards[len(seen)]
     values = seen[: len(cards)]
     best = values.index(min(values) if extreme.endswith(":min") else max(values))
-    shown = _SHOWN.match(index.entries[cards[best]].text)
-    if shown is None or float(shown.group(1)) != values[best]:
+    if bare_number(index.entries[cards[best]].text) != values[best]:
         return cards[best]
     return next((ref for ref in hits
                  if set(words(index.entries[ref].text)) & set(SENDING_WORDS)), None)
@@ -56,7 +53,7 @@ def _cards(index: PageIndex) -> list[int]:
     at least one nothing, in page order; [] when there is none."""
     groups: list[list[int]] = []
     for ref, entry in index.entries.items():
-        if entry.text and not _SHOWN.match(entry.text):
+        if entry.text and bare_number(entry.text) is None:
             continue
         group = next((g for g in groups
                       if alike_elements(index.entries[g[0]].node, entry.node)), None)
