@@ -161,6 +161,11 @@ SECTIONS = (
         "f161e5b (answered questions, a scroll clause, the last field of a form; the same 1,465 "
         "+ 1,117 steps, as overrides), played at the engine of 331b726 (a number's rule, a "
         "number set with a named control, a hidden tab, an icon the task shows)")),
+    ("eval_browsergym_s61", (
+        "BrowserGym MiniWoB benchmark, all five rounds (625 episodes): the recipe re-run at "
+        "e6023fc (drag places, sliders by the value each shows, cards turned one at a time, a "
+        "guessed number's range; the same 1,465 + 1,117 steps, as overrides), played at the "
+        "engine of b404f7d (an empty card set, a click's filled fields at the first step only)")),
 )
 STEPS_CURVES = ("browsergym_steps", "browsergym_dagger", "browsergym_dagger2")
 EVAL_RESULTS = (*(name for name, _ in SECTIONS), "agent", "throughput_cache")
