@@ -267,6 +267,8 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
                                  labels_only=not every)
         hidden = max(openers, key=lambda ref: (openers[ref], scores.get(ref, 0.0)), default=None)
     counted = _counted(index, hits, prefer) if criteria.ordinal or criteria.extreme else []
+    ranked = [hit.ref for hit in sorted(hits, key=lambda h: -h.score)] if (
+        criteria.number_rule or criteria.turned) else []  # best first, for the rules that send
     leads = [  # what the planner's arguments single out on the page; the last found leads
         hidden,
         next_field(index, criteria.pair_fields) if criteria.pair_fields else None,
@@ -275,13 +277,11 @@ def run(index: PageIndex, criteria: Criteria, skip: str = "") -> list[Hit]:
         affix_target(index, criteria.affix) if criteria.affix else None,
         similar_target(index, criteria.similar) if criteria.similar else None,
         figure_target(index, criteria.figure) if criteria.figure else None,
-        rule_target(index, [hit.ref for hit in sorted(hits, key=lambda h: -h.score)],
-                    criteria.number_rule, lambda ref: _done(index, ref))
+        rule_target(index, ranked, criteria.number_rule, lambda ref: _done(index, ref))
         if criteria.number_rule else None,
         icon_target(index) if criteria.shown_icon else None,
         listed_target(index, criteria.listed_values) if criteria.listed_values else None,
-        turned_target(index, [hit.ref for hit in sorted(hits, key=lambda h: -h.score)],
-                      *criteria.turned) if criteria.turned else None,
+        turned_target(index, ranked, *criteria.turned) if criteria.turned else None,
     ]
     for target in leads:
         if target is not None and all(c.allows(index.entries[target]) for c in constraints):
