@@ -44,8 +44,8 @@ def guess_hint(page: DistilledPage, task: str,
     for line in history:
         found = HISTORY_LINE.match(line)
         op = found["op"] if found else ""
-        if op == "TYPE" and whole_number(found["value"] or "") is not None:
-            waiting = whole_number(found["value"])
+        if op == "TYPE" and (typed := whole_number(found["value"] or "")) is not None:
+            waiting = typed
         elif waiting is not None and op in ("ENTER", "CLICK"):
             sent.append(waiting)
             waiting = None

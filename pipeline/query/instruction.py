@@ -558,8 +558,6 @@ def _acts(task: str, history: list[str]) -> list[str]:
             if (found := HISTORY_LINE.match(line)) is None or found["op"] != "SCROLL"]
 
 
-
-
 def _served_clause(line: str, keys: list[_ClauseKey], free: list[int]) -> int | None:
     """The clause whose value a history line typed or chose, or whose naming words all name the
     line's element, with the same kind of operation; of several, the first with a free slot."""

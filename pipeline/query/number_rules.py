@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable
 
 from pipeline.query.filters import holding_ref
 from pipeline.query.index import PageIndex
-from pipeline.query.text import SENDING_WORDS, whole_number, words
+from pipeline.query.text import sends_form, whole_number, words
 
 _LESS = r"less|smaller|lower|fewer"
 _GREATER = r"greater|larger|bigger|higher|more"
@@ -70,12 +70,7 @@ def rule_target(index: PageIndex, hits: Iterable[int], rule: str,
     if len(shown) > 1:
         return None
     met = bool(shown) and fits(rule, shown[0])
-    return next((ref for ref in hits if _sends(index, ref) == met), None)
-
-
-def _sends(index: PageIndex, ref: int) -> bool:
-    """Whether the element's label is a command that sends the form ("Submit")."""
-    return bool(set(words(index.entries[ref].text)) & set(SENDING_WORDS))
+    return next((ref for ref in hits if sends_form(index.entries[ref].text) == met), None)
 
 
 def _true_choice(index: PageIndex, refs: list[int]) -> int | None:

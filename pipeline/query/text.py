@@ -36,6 +36,13 @@ def whole_number(text: str) -> int | None:
     """The whole number a text is, and nothing else ("-5"), or None ("3.5", "5 cats")."""
     number = bare_number(text)
     return int(number) if number is not None and number.is_integer() else None
+
+
+def sends_form(label: str) -> bool:
+    """Whether an element's label is a command that sends the form ("Submit")."""
+    return bool(set(words(label)) & set(SENDING_WORDS))
+
+
 STOP_WORDS = frozenset(
     [
         "a",

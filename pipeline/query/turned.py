@@ -20,7 +20,7 @@ from collections.abc import Iterable
 
 from pipeline.query.context import alike_elements
 from pipeline.query.index import PageIndex
-from pipeline.query.text import HISTORY_LINE, SENDING_WORDS, bare_number, words
+from pipeline.query.text import HISTORY_LINE, bare_number, sends_form
 
 
 def turned_numbers(history: Iterable[str]) -> list[float]:
@@ -44,8 +44,7 @@ def turned_target(index: PageIndex, hits: Iterable[int], extreme: str,
     best = values.index(min(values) if extreme.endswith(":min") else max(values))
     if bare_number(index.entries[cards[best]].text) != values[best]:
         return cards[best]
-    return next((ref for ref in hits
-                 if set(words(index.entries[ref].text)) & set(SENDING_WORDS)), None)
+    return next((ref for ref in hits if sends_form(index.entries[ref].text)), None)
 
 
 def _cards(index: PageIndex) -> list[int]:
