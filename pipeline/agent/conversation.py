@@ -37,7 +37,7 @@ def opening(task: str, history: Sequence[str], page: DistilledPage, mode: Mode,
     action did, observation; in ``planned`` mode with the step's candidates). ``previous`` is
     the step before: its page, against which hybrid and full collapse what did not change, and
     its action, whose effect the turn states; an element whose action changed nothing on this
-    page (``previous.futile``) is not among the candidates."""
+    page (``previous.futile``) is the last of the candidates."""
     before = previous.page if previous is not None else None
     futile = previous.futile if previous is not None else None
     avoid = futile.arguments.get("index") if futile is not None else None

@@ -26,8 +26,11 @@ from pipeline.agent.modes import Mode, check_mode
 from pipeline.distill.model import DistilledPage
 from pipeline.model.token_count import count_tokens
 from pipeline.query import QueryResult, index_for, query_elements
+from pipeline.query.counted import counted
+from pipeline.query.dates import page_months, year_jump
 from pipeline.query.filters import role_test
 from pipeline.query.format import result_line
+from pipeline.query.given_values import given_value
 from pipeline.query.guesses import guess_hint
 from pipeline.query.index import PageIndex
 from pipeline.query.instruction import InstructionQuery, query_for_step
@@ -91,37 +94,56 @@ def planned_search(task: str, history: Sequence[str],
 def step_candidates(task: str, history: Sequence[str], page: DistilledPage,
                     count: int = CANDIDATES, avoid: int | None = None) -> str:
     """The ``planned`` mode's block: the first ``count`` results of ``planned_search``, as
-    ``query_elements`` prints them, without ``avoid`` (an element whose action just changed
-    nothing: the next result takes its place); when the task drags the first, a list's item
+    ``query_elements`` prints them, ``avoid`` (an element whose action just changed nothing:
+    the next result takes its place) last -- a click that focuses a terminal changes nothing
+    the page shows, and its keys go to it next; when the task drags the first, a list's item
     or a drawn shape, the first and then where it can go (``drop_places``: the other items of
-    its list, the boxes of its drawing); a text field shows after it the value the page gives
-    for it (``shown_values``: a record's row its label or the task names, "Language |
-    Punjabi", or the word the task asks for by its position in a paragraph or text area, or
-    the range a number's guesses left: ``guesses``), a slider the value the task's list gives
-    it ("[2,3,11]": ``listed_values``)."""
-    refs = [ref for ref in planned_search(task, history, page)[1].refs if ref != avoid]
+    its list, the boxes of its drawing); a text field or a slider shows after it what the
+    page or the task says of its value (``_shown_value``)."""
+    plan, found = planned_search(task, history, page)
+    refs = [ref for ref in found.refs if ref != avoid] + [ref for ref in found.refs[:count]
+                                                         if ref == avoid]
     if not refs:
         return "Candidates for this step: none; find elements with the query tools."
     index = index_for(page)
     places = drop_places(index, task, refs[0])
-    guess = guess_hint(page, task, history)
-    lines = [result_line(index, ref) + _shown_value(index, ref, task, guess)
+    hint = _field_hint(page, task, history, plan.arguments.get("calendar_date"))
+    lines = [result_line(index, ref) + _shown_value(index, ref, task, hint)
              for ref in ([refs[0], *places] if places else refs[:count])]
     return CANDIDATES_HEADER + "\n" + "\n".join(lines)
 
 
-def _shown_value(index: PageIndex, ref: int, task: str,
-                 guess: tuple[int, int, int] | None) -> str:
+def _field_hint(page: DistilledPage, task: str, history: Sequence[str],
+                date: str | None) -> str:
+    """What the page tells of the value any text field of the step takes: `` — the number
+    lies in 0-3: guess 1`` when the task has a number guessed (``guesses.guess_hint``),
+    `` — press Control+PageUp: a year back`` when the task's ``date`` is a year's jump away on
+    the calendar shown (``dates.year_jump``), `` — the page shows 7 blocks`` when the task asks
+    for a count (``counted.counted``); else ""."""
+    guess = guess_hint(page, task, history)
+    if guess:
+        return f" — the number lies in {guess[0]}-{guess[1]}: guess {guess[2]}"
+    jump = year_jump(date, page_months(page)) if date else None
+    if jump:
+        return f" — press {jump}: a year {'back' if jump.endswith('Up') else 'ahead'}"
+    count = counted(page, task)
+    return f" — the page shows {count[0]} {count[1]}" if count else ""
+
+
+def _shown_value(index: PageIndex, ref: int, task: str, field_hint: str) -> str:
     """`` — the page shows Language: Punjabi`` after a text field the page's record pairs with
-    a value (``shown_values.asked_value``), `` — the number lies in 0-3: guess 1`` after a
-    text field when the task has a number guessed (``guesses.guess_hint``), `` — the task's
-    2nd value: 3`` after a slider the task's list gives one (``listed_values.listed_value``),
-    else ""."""
+    a value (``shown_values.asked_value``), `` — the task gives To: PAK`` after a text field
+    whose label the task follows with a value (``given_values.given_value``), the step's
+    ``field_hint`` after any other text field (``_field_hint``), `` — the task's 2nd value: 3``
+    after a slider the task's list gives one (``listed_values.listed_value``), else ""."""
     pair = asked_value(index, ref, task)
     if pair:
         return f" — the page shows {pair[0]}: {pair[1]}"
-    if guess and _TEXT_FIELD(index.entries[ref]):
-        return f" — the number lies in {guess[0]}-{guess[1]}: guess {guess[2]}"
+    given = given_value(index, ref, task)
+    if given:
+        return f" — the task gives {given[0].rstrip(':')}: {given[1]}"
+    if field_hint and _TEXT_FIELD(index.entries[ref]):
+        return field_hint
     listed = listed_value(index, ref, task)
     return f" — the task's {listed[0]} value: {listed[1]}" if listed else ""
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.distill.model import DistilledPage
-from pipeline.query.dates import calendar_weights, shown_months
+from pipeline.query.dates import calendar_weights, page_months
 from pipeline.query.filters import (
     attributes_match,
     best_headings,
@@ -134,8 +134,7 @@ def _stepped(index: PageIndex, args: dict[str, Any],
     ``spinners``); unchanged without such a goal, or without the widget on the page."""
     date, number = _string(args.get("calendar_date")), _string(args.get("spin_value"))
     if date and weights:
-        texts = (node.text for node in index.page.root.walk() if node.is_text)
-        weights = calendar_weights(weights, date, shown_months(texts))
+        weights = calendar_weights(weights, date, page_months(index.page))
     if number and weights:
         values = [spinner_value(entry.node.value, entry.node.attributes)
                   for entry in index.entries.values() if entry.node.role == "spinbutton"]

@@ -8,7 +8,7 @@ from pathlib import Path
 from distill_helpers import page
 
 from pipeline.distill import DistilledPage, distill
-from pipeline.html.source import page_from_file
+from pipeline.html.source import page_from_file, page_from_html
 
 FIXTURES = Path(__file__).resolve().parents[2] / "pipeline" / "fixtures"
 
@@ -56,3 +56,14 @@ def fixture(name: str) -> DistilledPage:
 @cache
 def store() -> DistilledPage:
     return distill(page(STORE))
+
+
+def html_page(html: str) -> DistilledPage:
+    """A page distilled from an HTML fragment (no layout, no listeners)."""
+    return distill(page_from_html(f"<!DOCTYPE html><title>t</title>{html}", kind="html"))
+
+
+def ref_by_id(page: DistilledPage, element_id: str) -> int:
+    """The ref of the element whose id attribute is ``element_id``."""
+    return next(ref for ref, dnode in page.refs.items()
+                if page.state.nodes[dnode.node_id].attributes.get("id") == element_id)

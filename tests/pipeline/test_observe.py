@@ -55,6 +55,21 @@ def test_the_planned_mode_lists_the_steps_candidates_before_the_tools(shop):
     assert "Candidates" not in observe(shop, "query_only", candidates=candidates).text
 
 
+def test_an_element_whose_action_changed_nothing_is_listed_last_not_dropped():
+    page = distill(page_from_html(
+        '<html><body><div id="terminal" onclick="1">user$ </div>'
+        '<button>Next</button></body></html>', "https://example.test/terminal"))
+    terminal = next(ref for ref, d in page.refs.items() if d.tag == "div")
+    task = "Use the terminal below to delete a file"
+    lines = step_candidates(task, [], page, avoid=terminal).splitlines()[1:]
+    assert lines[-1].startswith(f"[{terminal}]"), lines  # its keys may go to it next
+    assert not lines[0].startswith(f"[{terminal}]"), lines
+    alone = distill(page_from_html('<html><body><div id="terminal" onclick="1">user$ </div>'
+                                   "</body></html>", "https://example.test/terminal"))
+    only = step_candidates(task, [], alone, avoid=1)
+    assert only.splitlines()[1].startswith("[1]"), only  # never "none" for the only one
+
+
 SORTABLE = """<html><body><p>Drag the names into order.</p><ul id="sortable">
   <li onclick="1">Andriana</li><li onclick="1">Theadora</li><li onclick="1">Martelle</li>
   <li onclick="1">Laurette</li><li onclick="1">Theodosia</li></ul>

@@ -222,6 +222,24 @@ def test_an_open_calendar_leads_to_the_wanted_month_then_to_the_day():
     assert "calendar_date" not in before.arguments  # a date still to come moves nothing yet
 
 
+def test_a_month_a_year_away_leads_with_the_date_field_and_its_key():
+    from pipeline.agent.observe import step_candidates
+    from pipeline.query.dates import year_jump
+
+    assert year_jump("2016-01-14", [(2016, 12)]) == "Control+PageUp"  # 11 months back
+    assert year_jump("2017-11-02", [(2016, 12)]) == "Control+PageDown"
+    assert year_jump("2016-06-14", [(2016, 12)]) is None  # six clicks of Prev are as short
+    assert year_jump("2016-01-14", []) is None  # no calendar shown
+    calendar = CALENDAR.replace('id="datepicker"', 'id="datepicker" placeholder="Date:"')
+    page = distill(page_from_html(calendar))
+    task = "Select 01/14/2016 as the date and hit submit."
+    first = step_candidates(task, ["[textbox]   -> CLICK"], page).splitlines()[1]
+    assert "datepicker" in first and first.endswith(" — press Control+PageUp: a year back"), first
+    near = step_candidates("Select 09/17/2016 as the date and hit submit.",
+                           ["[textbox]   -> CLICK"], page).splitlines()[1]
+    assert near.startswith("[") and "Prev" in near and "press" not in near, near
+
+
 def test_a_place_keeps_its_comma_in_a_task():
     from pipeline.query.instruction import task_clauses
 

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
+from query_helpers import html_page, ref_by_id
+
 from pipeline.agent.observe import step_candidates
-from pipeline.distill import distill
-from pipeline.html.source import page_from_html
 from pipeline.query.index import index_for
 from pipeline.query.shown_values import asked_value, shown_values
 
@@ -19,43 +19,34 @@ FORM = """<form><table>
 </table><p>Answer <input id="free" type="text"></p><button>Submit</button></form>"""
 
 
-def _page(html: str):
-    return distill(page_from_html(f"<!DOCTYPE html><title>t</title>{html}", kind="html"))
-
-
-def _ref(page, element_id: str) -> int:
-    return next(ref for ref, dnode in page.refs.items()
-                if page.state.nodes[dnode.node_id].attributes.get("id") == element_id)
-
-
 def test_two_cell_rows_and_definitions_are_read_and_form_rows_are_not():
-    values = shown_values(_page(RECORD + FORM))
+    values = shown_values(html_page(RECORD + FORM))
     assert values == {"color": ("Color", "purple"), "first name": ("First name", "Wendy"),
                       "country": ("Country", "Bouvet Island"),
                       "year of birth": ("Year of Birth", "1954")}
 
 
 def test_a_field_is_paired_by_its_own_label_else_by_the_row_the_task_names():
-    page = _page(RECORD + FORM)
+    page = html_page(RECORD + FORM)
     index = index_for(page)
     task = "Enter the value that corresponds with each label into the form."
-    assert asked_value(index, _ref(page, "f"), task) == ("First name", "Wendy")
-    assert asked_value(index, _ref(page, "c"), task) == ("Country", "Bouvet Island")
-    assert asked_value(index, _ref(page, "free"), task) is None  # "Answer" names no row
+    assert asked_value(index, ref_by_id(page, "f"), task) == ("First name", "Wendy")
+    assert asked_value(index, ref_by_id(page, "c"), task) == ("Country", "Bouvet Island")
+    assert asked_value(index, ref_by_id(page, "free"), task) is None  # "Answer" names no row
     named = "Type the value of Color into the text field and press Submit."
-    assert asked_value(index, _ref(page, "free"), named) == ("Color", "purple")
+    assert asked_value(index, ref_by_id(page, "free"), named) == ("Color", "purple")
     two = "Type the Color and the Country."
-    assert asked_value(index, _ref(page, "free"), two) is None  # which one is not known
+    assert asked_value(index, ref_by_id(page, "free"), two) is None  # which one is not known
     button = next(ref for ref, d in page.refs.items() if d.tag == "button")
     assert asked_value(index, button, named) is None
 
 
 def test_the_planned_step_shows_the_value_beside_the_field():
-    page = _page(RECORD + FORM)
+    page = html_page(RECORD + FORM)
     block = step_candidates("Enter the value that corresponds with each label into the form "
                             "and submit when done.", [], page)
     assert "First name: — the page shows First name: Wendy" in block, block
-    plain = _page(FORM)
+    plain = html_page(FORM)
     assert "the page shows" not in step_candidates("Enter the first name.", [], plain)
 
 
@@ -64,9 +55,9 @@ WORDS = """<div id="query">Find the word.</div><p>Morbi. Morbi id, nisl mi donec
 
 
 def test_a_word_asked_for_by_its_position_is_read_from_the_paragraph_or_the_text_area():
-    page = _page(WORDS)
+    page = html_page(WORDS)
     index = index_for(page)
-    answer = _ref(page, "answer")
+    answer = ref_by_id(page, "answer")
     assert asked_value(index, answer, "Find the 3rd word in the paragraph, type it.") == (
         "3rd word in the paragraph", "id")  # punctuation aside, as the task checks
     assert asked_value(index, answer, "Type the first word of the paragraph.") == (
@@ -74,6 +65,6 @@ def test_a_word_asked_for_by_its_position_is_read_from_the_paragraph_or_the_text
     assert asked_value(index, answer, "Find the last word in the text area, enter it.") == (
         "last word in the text area", "quam")
     # the text area itself is not where its own word goes; a position past the end is none
-    assert asked_value(index, _ref(page, "source"), "Find the last word in the text area.") \
+    assert asked_value(index, ref_by_id(page, "source"), "Find the last word in the text area.") \
         is None
     assert asked_value(index, answer, "Find the 40th word in the paragraph.") is None

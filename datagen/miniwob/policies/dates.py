@@ -8,9 +8,9 @@ from __future__ import annotations
 from datetime import date, datetime
 
 from datagen.miniwob.policies.base import PolicyError, after, click, css, is_visible, press
+from pipeline.query.dates import YEAR_JUMP_AFTER  # the planner leads the jump at the same point
 
 MAX_MONTHS = 24  # a picker further than this from the wanted month is a broken page
-YEAR_JUMP_AFTER = 6  # months: further away, a year's jump and steps back are fewer acts
 _SHOWN_JS = """() => { const d = document.querySelector('#ui-datepicker-div');
   if (!d) return null; return [d.querySelector('.ui-datepicker-month').textContent,
   d.querySelector('.ui-datepicker-year').textContent]; }"""
