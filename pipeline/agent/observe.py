@@ -26,6 +26,7 @@ from pipeline.agent.modes import Mode, check_mode
 from pipeline.distill.model import DistilledPage
 from pipeline.model.token_count import count_tokens
 from pipeline.query import QueryResult, index_for, query_elements
+from pipeline.query.asked_passage import asked_passage
 from pipeline.query.counted import counted
 from pipeline.query.dates import page_months, year_jump
 from pipeline.query.filters import role_test
@@ -38,6 +39,7 @@ from pipeline.query.listed_values import listed_value
 from pipeline.query.places import drop_places
 from pipeline.query.shown_values import asked_value
 from pipeline.query.summary import page_overview, scroll_line
+from pipeline.query.text import HISTORY_LINE
 from pipeline.render import render_flat, render_outline
 from pipeline.tools.registry import TOOLS, ToolKind
 
@@ -99,7 +101,8 @@ def step_candidates(task: str, history: Sequence[str], page: DistilledPage,
     the page shows, and its keys go to it next; when the task drags the first, a list's item
     or a drawn shape, the first and then where it can go (``drop_places``: the other items of
     its list, the boxes of its drawing); a text field or a slider shows after it what the
-    page or the task says of its value (``_shown_value``)."""
+    page or the task says of its value (``_shown_value``); until the history selected text,
+    the passage the task asks to highlight follows the candidates (``asked_passage``)."""
     plan, found = planned_search(task, history, page)
     refs = [ref for ref in found.refs if ref != avoid] + [ref for ref in found.refs[:count]
                                                          if ref == avoid]
@@ -110,6 +113,10 @@ def step_candidates(task: str, history: Sequence[str], page: DistilledPage,
     hint = _field_hint(page, task, history, plan.arguments.get("calendar_date"))
     lines = [result_line(index, ref) + _shown_value(index, ref, task, hint)
              for ref in ([refs[0], *places] if places else refs[:count])]
+    passage = asked_passage(page, task)
+    if passage and not any((found := HISTORY_LINE.match(line)) and found["op"] == "SELECT_TEXT"
+                           for line in history):
+        lines.append(f'The text of {passage[0]}: "{passage[1]}"')
     return CANDIDATES_HEADER + "\n" + "\n".join(lines)
 
 

@@ -74,16 +74,22 @@ def _positioned_word(page: DistilledPage, task: str, field: int) -> tuple[str, s
     if asked is None:
         return None
     kind = "textarea" if "area" in asked.group(2).lower() else "p"
-    texts = [text for node_id, text in _texts(page, kind) if node_id != field]
+    texts = [text for node_id, text in page_texts(page, kind) if node_id != field]
     source = max(texts, key=len, default="")
     found = [word for word in (_NOT_WORD.sub("", token) for token in source.split()) if word]
-    position = asked.group(1).lower()
-    at = {"first": 0, "last": len(found) - 1}.get(position)
+    word = positioned(found, asked.group(1))
+    return (asked.group(0)[4:], word) if word is not None else None
+
+
+def positioned(items: list[str], position: str) -> str | None:
+    """The item at ``position`` ("first", "last", "12th"), or None past the end."""
+    position = position.lower()
+    at = {"first": 0, "last": len(items) - 1}.get(position)
     at = int(position[:-2]) - 1 if at is None else at  # "12th"
-    return (asked.group(0)[4:], found[at]) if 0 <= at < len(found) else None
+    return items[at] if 0 <= at < len(items) else None
 
 
-def _texts(page: DistilledPage, tag: str) -> list[tuple[int, str]]:
+def page_texts(page: DistilledPage, tag: str) -> list[tuple[int, str]]:
     """(node id, text) of the page's ``<p>`` paragraphs or ``<textarea>`` values, read once and
     kept on the page (``derived``): each listed candidate of a step asks again."""
     key = f"{_KEY}:{tag}"
