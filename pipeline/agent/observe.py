@@ -104,8 +104,9 @@ def step_candidates(task: str, history: Sequence[str], page: DistilledPage,
     page or the task says of its value (``_shown_value``); until the history selected text,
     the passage the task asks to highlight follows the candidates (``asked_passage``)."""
     plan, found = planned_search(task, history, page)
-    refs = [ref for ref in found.refs if ref != avoid] + [ref for ref in found.refs[:count]
-                                                         if ref == avoid]
+    refs = [ref for ref in found.refs if ref != avoid]
+    if avoid in found.refs[:count]:
+        refs.append(avoid)
     if not refs:
         return "Candidates for this step: none; find elements with the query tools."
     index = index_for(page)
@@ -114,10 +115,15 @@ def step_candidates(task: str, history: Sequence[str], page: DistilledPage,
     lines = [result_line(index, ref) + _shown_value(index, ref, task, hint)
              for ref in ([refs[0], *places] if places else refs[:count])]
     passage = asked_passage(page, task)
-    if passage and not any((found := HISTORY_LINE.match(line)) and found["op"] == "SELECT_TEXT"
-                           for line in history):
+    if passage and not _selected_text(history):
         lines.append(f'The text of {passage[0]}: "{passage[1]}"')
     return CANDIDATES_HEADER + "\n" + "\n".join(lines)
+
+
+def _selected_text(history: Sequence[str]) -> bool:
+    """Whether a line of ``history`` selected text (``-> SELECT_TEXT: ...``)."""
+    return any((line_read := HISTORY_LINE.match(line)) and line_read["op"] == "SELECT_TEXT"
+               for line in history)
 
 
 def _field_hint(page: DistilledPage, task: str, history: Sequence[str],
