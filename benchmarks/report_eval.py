@@ -166,6 +166,11 @@ SECTIONS = (
         "e6023fc (drag places, sliders by the value each shows, cards turned one at a time, a "
         "guessed number's range; the same 1,465 + 1,117 steps, as overrides), played at the "
         "engine of b404f7d (an empty card set, a click's filled fields at the first step only)")),
+    ("eval_browsergym_s62", (
+        "BrowserGym MiniWoB benchmark, all five rounds (625 episodes): the recipe re-run at "
+        "64bc9bb (a task's value after a field's label, a count of drawn things, a calendar's "
+        "year jump, the paragraph to highlight, a futile element listed last; the same 1,465 + "
+        "1,117 steps, as overrides), played at the engine of 1905260 (the same engine)")),
 )
 STEPS_CURVES = ("browsergym_steps", "browsergym_dagger", "browsergym_dagger2")
 EVAL_RESULTS = (*(name for name, _ in SECTIONS), "agent", "throughput_cache")
