@@ -39,6 +39,7 @@ _SHOWN_MONTH = re.compile(rf"\b({'|'.join(MONTHS)})\s+(\d{{4}})\b", re.IGNORECAS
 LEAD = 0.5  # how far the calendar's next move is put above every other word
 YEAR_JUMP_AFTER = 6  # months away: further, a year's jump and steps back are fewer actions
 _DATE_FIELD = "date"  # the word of a date field's label ("Date:", "Departure Date")
+_PAGE_MONTHS = "page_months"  # the key of a page's shown months in ``DistilledPage.derived``
 
 
 def date_terms(text: str) -> list[str]:
@@ -76,8 +77,13 @@ def shown_months(texts: Iterable[str]) -> list[tuple[int, int]]:
 
 
 def page_months(page: DistilledPage) -> list[tuple[int, int]]:
-    """The (year, month) pairs a calendar on ``page`` shows (``shown_months`` of its texts)."""
-    return shown_months(node.text for node in page.root.walk() if node.is_text)
+    """The (year, month) pairs a calendar on ``page`` shows (``shown_months`` of its texts),
+    read once and kept on the page (``derived``): the query and the step's hint both ask."""
+    found = page.derived.get(_PAGE_MONTHS)
+    if found is None:
+        texts = (node.text for node in page.root.walk() if node.is_text)
+        found = page.derived[_PAGE_MONTHS] = shown_months(texts)
+    return found
 
 
 def year_jump(date: str | None, shown: list[tuple[int, int]]) -> str | None:
@@ -117,10 +123,9 @@ def calendar_weights(weights: dict[str, float], date: str,
     if wanted in shown:
         out[cell] = top
     else:
-        jump = year_jump(date, shown)
         out.pop(cell, None)
         for word in _BACK if wanted < shown[0] else ("next",):
             out[word] = top
-        if jump:
+        if year_jump(date, shown):
             out[_DATE_FIELD] = top + LEAD
     return out

@@ -35,7 +35,7 @@ def given_value(index: PageIndex, ref: int, task: str) -> tuple[str, str] | None
     entry = index.entries.get(ref)
     if entry is None or not _TEXTBOX(entry):
         return None
-    label = (entry.node.name or entry.context.split(", ")[0]).strip()
+    label = (entry.node.name or entry.context).strip()
     bare = label.rstrip(":").strip()
     if not re.search(r"[A-Za-z]", bare) or len(bare.split()) > MAX_LABEL_WORDS:
         return None
