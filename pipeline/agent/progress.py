@@ -17,7 +17,9 @@ same lines mean the action changed nothing, which the line says plainly so that 
 repeat it. Text lines (not elements) that tell the time are compared with their digits masked: a
 clock or countdown ticks between two live steps (MiniWoB++'s "Time left: 57 / 60sec") but not
 between two recorded ones taken a moment apart, and its ticking is no effect of the action. Any
-other number is content: a new draw of generate-number's "9" -> "3" is what the click did.
+other number is content: a new draw of generate-number's "9" -> "3" is what the click did. A
+text cursor drawn as a block glyph ("user$ █", a terminal's) blinks on its own and is left out
+of every compared line.
 
 The element acted on (found again by its backend node id) is reported first: a text field's new
 state as its value (a redacted one as "filled"), any other element's new line when it changed (a
@@ -50,6 +52,9 @@ _REF = re.compile(r"^\*?\[\d+\]")
 _DIGITS = re.compile(r"\d+")
 # A text that tells the time: "Time left: 57 / 60sec", "12:04", "3 min ago", "2 hours remaining".
 _CLOCK = re.compile(r"(?i)time|sec|min|hour|left|remaining|ago|elapsed|\d:\d\d")
+# A text cursor drawn as a glyph that blinks ("user$ █"), with the space before it: Unicode's
+# block elements.
+_CARET = re.compile(r"\s*[\u2580-\u259f]")
 _KEY = "progress_lines"
 _VERB = {"click": "click", "type": "typing", "select": "selection", "press": "key press",
          "scroll": "scroll", "hover": "hover", "drag": "drag", "clear": "clearing"}
@@ -108,8 +113,9 @@ def changed_nothing(previous: PreviousStep, page: DistilledPage) -> bool:
 
 def _lines(page: DistilledPage) -> list[tuple[str, str, int | None]]:
     """Every item of the flat rendering (whole page, no indent): (as rendered, as compared: an
-    element without its ref, a clock's text with its digits masked; the element's ref). Kept on the
-    page (``derived``): a page is compared twice, after one action and before the next."""
+    element without its ref, a clock's text with its digits masked, neither with a blinking
+    block cursor; the element's ref). Kept on the page (``derived``): a page is compared
+    twice, after one action and before the next."""
     if _KEY not in page.derived:
         page.derived[_KEY] = _render_lines(page)
     return page.derived[_KEY]
@@ -120,10 +126,12 @@ def _render_lines(page: DistilledPage) -> list[tuple[str, str, int | None]]:
     out = []
     for item in walk(page.root):
         full = format_item(item, page.state, set(), limit, None)
+        compared = _CARET.sub("", full)
         if item.kind == "element":
-            out.append((full, _REF.sub("", full), item.node.ref))
+            out.append((full, _REF.sub("", compared), item.node.ref))
         else:
-            out.append((full, _DIGITS.sub("0", full) if _CLOCK.search(full) else full, None))
+            masked = _DIGITS.sub("0", compared) if _CLOCK.search(compared) else compared
+            out.append((full, masked, None))
     return out
 
 

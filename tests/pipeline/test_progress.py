@@ -105,6 +105,18 @@ def test_a_number_the_click_drew_is_an_effect_while_the_clock_ticking_is_not():
         "Last action's effect: 1 new: 3; 1 gone.")
 
 
+def test_a_blinking_block_cursor_is_no_effect_while_a_typed_command_is():
+    # MiniWoB++ terminal: the prompt's cursor "█" blinks whether or not a click focused it
+    prompt = '<div id="terminal" onclick="1"><span>user$ {}</span></div>'
+    before = distill(live_page(extra=prompt.format("█")))
+    click = make_call("click", index=ref_of(before, "terminal"))
+    blinked = distill(live_page(extra=prompt.format("")))
+    assert effect_line(PreviousStep(before, click), blinked) == (
+        "Last action's effect: that click changed nothing on the page.")
+    typed = distill(live_page(extra=prompt.format("ls █")))
+    assert "changed nothing" not in effect_line(PreviousStep(before, click), typed)
+
+
 def test_new_elements_are_listed_with_their_refs_and_the_line_stays_short():
     buttons = "".join(f"<button>Option number {i} of the long list</button>" for i in range(12))
     before = distill(live_page())
