@@ -6,9 +6,10 @@
 "Type the total number of blocks": the page draws the blocks as empty boxes -- no text, no
 role, nothing a listing of elements or a region's text shows -- so a small model types any
 number. The things are named by the page's own vocabulary: an element whose class (or id)
-has the asked word among its words ("addition-block" for "blocks") is one. Only visible
-elements count where the capture has layout. The ``planned`` step shows the count beside the
-text field (``pipeline.agent.observe.step_candidates``).
+has the asked word among its words ("addition-block" for "blocks") is one. Only what the
+distilled page keeps counts: what the distiller found hidden is no thing drawn. The
+``planned`` step shows the count beside the text field
+(``pipeline.agent.observe.step_candidates``).
 """
 
 from __future__ import annotations
@@ -30,10 +31,13 @@ def counted(page: DistilledPage, task: str) -> tuple[int, str] | None:
         return None
     noun = asked.group(1) or asked.group(2)
     wanted = stem(noun.lower())
-    state = page.state
-    found = sum(
-        1 for node in state.nodes
-        if node.tag and (not state.has_layout or (node.bounds and node.bounds[2] * node.bounds[3]))
-        and wanted in {stem(word.lower()) for key in ("class", "id")
-                       for word in words(node.attributes.get(key, ""))})
+    nodes = page.state.nodes
+    found = sum(1 for node in page.root.walk()
+                if not node.is_text and wanted in _named(nodes[node.node_id].attributes))
     return (found, noun) if found else None
+
+
+def _named(attributes: dict[str, str]) -> set[str]:
+    """The stems of the words of an element's class and id ("addition-block" -> "block")."""
+    return {stem(word.lower()) for key in ("class", "id")
+            for word in words(attributes.get(key, ""))}
