@@ -29,6 +29,7 @@ from pipeline.query import QueryResult, index_for, query_elements
 from pipeline.query.asked_passage import asked_passage
 from pipeline.query.counted import counted
 from pipeline.query.dates import page_months, year_jump
+from pipeline.query.editor_keys import editor_keys
 from pipeline.query.filters import role_test
 from pipeline.query.format import result_line
 from pipeline.query.given_values import given_value
@@ -102,17 +103,23 @@ def step_candidates(task: str, history: Sequence[str], page: DistilledPage,
     or a drawn shape, the first and then where it can go (``drop_places``: the other items of
     its list, the boxes of its drawing); a text field or a slider shows after it what the
     page or the task says of its value (``_shown_value``); until the history selected text,
-    the passage the task asks to highlight follows the candidates (``asked_passage``)."""
+    the passage the task asks to highlight follows the candidates (``asked_passage``); an
+    editor whose key is due (``editor_keys``: select everything, a style's shortcut) leads,
+    the key beside it."""
     plan, found = planned_search(task, history, page)
     refs = [ref for ref in found.refs if ref != avoid]
     if avoid in found.refs[:count]:
-        refs.append(avoid)
+        refs = [*refs[:count - 1], avoid]
+    index = index_for(page)
+    keys = editor_keys(index, task, history)
+    if keys:
+        refs = [keys[0], *(ref for ref in refs if ref != keys[0])]
     if not refs:
         return "Candidates for this step: none; find elements with the query tools."
-    index = index_for(page)
     places = drop_places(index, task, refs[0])
     hint = _field_hint(page, task, history, plan.arguments.get("calendar_date"))
     lines = [result_line(index, ref) + _shown_value(index, ref, task, hint)
+             + (f" — press {keys[1]}: {keys[2]}" if keys and ref == keys[0] else "")
              for ref in ([refs[0], *places] if places else refs[:count])]
     passage = asked_passage(page, task)
     if passage and not _selected_text(history):

@@ -8,7 +8,9 @@ paragraph's text: a small model reads it from a region's text and quotes a part 
 wrong paragraph. Where the task asks to highlight (select) "the text in the 2nd paragraph" (or
 "the paragraph below"), ``asked_passage`` reads that paragraph: the page's ``<p>`` at the
 position ("first", "last", "3rd"), the one ``<p>`` without a position, and on a page without
-``<p>`` the longest text that is not the task's own sentence. The ``planned`` step shows it
+``<p>`` the first text after the task's own sentence for "the paragraph below" (a short
+paragraph is still the one below, not the longer score panel further down), else the longest
+text that is not the task's sentence. The ``planned`` step shows it
 after the candidates until the history selected a passage
 (``pipeline.agent.observe.step_candidates``).
 """
@@ -22,8 +24,8 @@ from pipeline.distill.tree import SubtreeText
 from pipeline.query.shown_values import page_texts, positioned
 
 # "Highlight the text in the 2nd paragraph", "select the text of the paragraph below"
-_ASKED = re.compile(r"\b(?:highlight|select)\s+the\s+text\s+(?:in|of)\s+the\s+"
-                    r"(?:(first|last|\d+(?:st|nd|rd|th))\s+)?paragraph\b", re.IGNORECASE)
+_ASKED = re.compile(r"\b(?:highlight|select)\s+the\s+text\s+(?:in|of)\s+the\s+(?:(first|last|"
+                    r"\d+(?:st|nd|rd|th))\s+)?paragraph(\s+below)?\b", re.IGNORECASE)
 
 
 def asked_passage(page: DistilledPage, task: str) -> tuple[str, str] | None:
@@ -43,6 +45,11 @@ def asked_passage(page: DistilledPage, task: str) -> tuple[str, str] | None:
     text = SubtreeText()
     said = " ".join(task.split())
     blocks = [shown for node in page.root.walk() if node.tag and not node.is_text
-              and all(child.is_text for child in node.children)
-              and (shown := text(node)) and shown not in said and said not in shown]
-    return ("the paragraph", max(blocks, key=len)) if blocks else None
+              and node.ref is None  # a control's label is no passage
+              and all(child.is_text for child in node.children) and (shown := text(node))]
+    sentence = next((at for at, shown in enumerate(blocks) if said in shown), None)
+    if asked.group(2) and sentence is not None:
+        below = [shown for shown in blocks[sentence + 1:] if shown not in said]
+        return ("the paragraph", below[0]) if below else None
+    others = [shown for shown in blocks if shown not in said and said not in shown]
+    return ("the paragraph", max(others, key=len)) if others else None

@@ -48,7 +48,8 @@ _KIND_ALIASES = {"sidebar": "complementary", "section": "region", "navbar": "nav
 _LANDMARK_SPEC = re.compile(r'^\s*([A-Za-z_*-]+)?\s*(?::|\s)?\s*["\']?(.*?)["\']?\s*$')
 
 
-def _editable(entry: Entry) -> bool:
+def editable(entry: Entry) -> bool:
+    """A contenteditable element (an editor surface)."""
     return entry.node.attributes.get("contenteditable", "-").lower() in _EDITABLE
 
 
@@ -83,7 +84,7 @@ _ROLE_TESTS: dict[str, Callable[[Entry], bool]] = {
     "textbox": lambda e: (
         e.dnode.tag == "textarea"
         or _input_is(e, _TEXT_TYPES)
-        or _editable(e)
+        or editable(e)
         or e.node.role in ("textbox", "searchbox")
     ),
     "searchbox": lambda e: _input_is(e, frozenset({"search"})) or e.node.role == "searchbox",
@@ -106,7 +107,7 @@ _ROLE_TESTS: dict[str, Callable[[Entry], bool]] = {
     "option": lambda e: e.dnode.tag == "option" or e.node.role == "option",
     "input": lambda e: (
         e.dnode.tag in ("select", "textarea")
-        or _editable(e)
+        or editable(e)
         or (e.dnode.tag == "input" and input_type(e.node.attributes) != "hidden")
         or e.node.role in _CONTROL_ROLES
     ),

@@ -14,6 +14,10 @@ PARAGRAPHS = """<div id="query">Highlight the text in the 2nd paragraph and clic
 ONE_TEXT = """<div id="query">Highlight the text in the paragraph below and click submit.</div>
 <div id="randomText">Purus pretium. Duis facilisis massa eleifend leo</div>
 <button id="subbtn">Submit</button>"""
+# the button first, a short paragraph, then the score panel's longer text
+BELOW_SHORT = """<div id="query">Highlight the text in the paragraph below and click submit.</div>
+<div id="area"><button id="subbtn">Submit</button><div id="randomText">Sed ut.</div></div>
+<div id="reward-display"><div>Last reward: -</div><div>Last 10 average: -</div></div>"""
 
 
 def test_the_paragraph_at_the_position_or_the_one_text_is_the_passage():
@@ -28,6 +32,10 @@ def test_the_paragraph_at_the_position_or_the_one_text_is_the_passage():
     task = "Highlight the text in the paragraph below and click submit."
     assert asked_passage(html_page(ONE_TEXT), task) == \
         ("the paragraph", "Purus pretium. Duis facilisis massa eleifend leo")  # not the task's
+    assert asked_passage(html_page(BELOW_SHORT), task) == ("the paragraph", "Sed ut.")
+    unplaced = "Highlight the text in the paragraph and click submit."
+    assert asked_passage(html_page(BELOW_SHORT.replace(task, unplaced)), unplaced) == \
+        ("the paragraph", "Last reward: - Last 10 average: -")  # no "below": the longest
 
 
 def test_the_planned_step_shows_the_passage_until_the_history_selected_it():

@@ -5,7 +5,8 @@ from the toolbar, and submit.
 The styles go by keyboard, not by the toolbar's buttons: BrowserGym writes a ``value`` attribute
 ("" for a button) on every element with a value property, and a Quill button with a ``value``
 attribute reads as active when the format is absent and applies "no format" when clicked, so
-there the buttons do nothing. Quill's shortcuts toggle the format of the selection itself.
+there the buttons do nothing. Quill's shortcuts toggle the format of the selection itself. The keys are those the planned
+step shows beside the editor (``pipeline.query.editor_keys``).
 
 A word is selected with word jumps from the nearer end of the text: Control+Home (End), then
 Control+arrows until the caret is in the space before (after) the word, then Control+Shift+arrows
@@ -20,8 +21,8 @@ import json
 import re
 
 from datagen.miniwob.policies.base import PolicyError, after, click, css, press
+from pipeline.query.editor_keys import SELECT_ALL, STYLE_KEYS
 
-STYLE_KEYS = {"bold": "b", "italics": "i", "underlined": "u"}
 HUES = {"red": 0, "orange": 36, "yellow": 60, "green": 120, "blue": 210, "purple": 270}
 _EDITOR = css("#editor .ql-editor")
 SELECTION_SETTLE_MS = 250
@@ -39,7 +40,7 @@ async def text_editor(page, episode):
     word, kind, value = match.groups()
     yield click(_EDITOR)
     if word is None:
-        yield press(_EDITOR, "ControlOrMeta+a")
+        yield press(_EDITOR, SELECT_ALL)  # the keys the planned step names
     else:
         async for act in _select_word(page, word):
             yield act

@@ -1,0 +1,60 @@
+"""The key a rich-text editor takes next when the task styles its text.
+
+    editor_keys(index, "Using the text editor, give everything the style bold ...",
+                ["[div]  Eros sodales. -> CLICK"])
+        -> (5, "ControlOrMeta+a", "select everything")
+
+A task that styles an editor's text ("make everything bold", "give the text magna the style
+underlined") is done with keys: select the text, then press the style's shortcut. Those keys
+are the standard of rich-text editors (Quill, Google Docs, Word: Control+A selects everything,
+Control+B, I, U toggle bold, italics and underline), and nothing on the page names them; a
+small model that has focused the editor then invents a key ("Control+R" for red) or clicks the
+editor again. Once the history clicked into the page's editable element (a ``contenteditable``),
+``editor_keys`` names the key due: Control+A until it was pressed for "everything", then the
+style's shortcut once something is selected (Control+A, or a word selected with
+Control+Shift+arrows) and until it was pressed. The ``planned`` step lists the editor first
+with the key beside it (``pipeline.agent.observe.step_candidates``); MiniWoB++'s oracle presses
+the same keys (``datagen.miniwob.policies.editor``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pipeline.query.filters import editable
+from pipeline.query.index import PageIndex
+from pipeline.query.text import HISTORY_LINE
+
+SELECT_ALL = "ControlOrMeta+a"
+STYLE_KEYS = {"bold": "b", "italics": "i", "italic": "i", "underlined": "u", "underline": "u"}
+# "give everything the style bold", "make the text magna underlined", "make all the text italic"
+_STYLED = re.compile(r"\b(?:give|make|set)\s+(everything|all(?:\s+the)?\s+text|the\s+text\s+.+?)"
+                     r"\s+(?:the\s+(?:style|color|colour)\s+)?(\w+)\b", re.IGNORECASE)
+_SELECTING = re.compile(r"^(?:ControlOrMeta|Control|Meta)\+(?:a|Shift\+Arrow\w+)$",
+                        re.IGNORECASE)
+
+
+def editor_keys(index: PageIndex, task: str,
+                history: Sequence[str]) -> tuple[int, str, str] | None:
+    """(the editor's ref, the key to press, what it does) or None: the task styles no text, the
+    page has no editable element, the history has not clicked into it, or no key is due (a
+    colour is picked from the toolbar, not by key)."""
+    styled = _STYLED.search(task)
+    if styled is None:
+        return None
+    editor = next((ref for ref, entry in index.entries.items() if editable(entry)), None)
+    read = [line_read for line in history if (line_read := HISTORY_LINE.match(line))]
+    if editor is None or not any(line_read["op"] == "CLICK" for line_read in read):
+        return None
+    pressed = [line_read["name"].strip() for line_read in read if line_read["op"] == "PRESS"]
+    everything = not styled.group(1).lower().startswith("the text")
+    if everything and not any(key.lower() == SELECT_ALL.lower() for key in pressed):
+        return editor, SELECT_ALL, "select everything"
+    style = STYLE_KEYS.get(styled.group(2).lower())
+    if style is None or not any(_SELECTING.match(key) for key in pressed):
+        return None
+    key = f"ControlOrMeta+{style}"
+    if any(pressed_key.lower() == key.lower() for pressed_key in pressed):
+        return None
+    return editor, key, styled.group(2).lower()
