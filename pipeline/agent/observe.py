@@ -36,7 +36,7 @@ from pipeline.query.given_values import given_value
 from pipeline.query.guesses import guess_hint
 from pipeline.query.index import PageIndex
 from pipeline.query.instruction import InstructionQuery, query_for_step
-from pipeline.query.listed_values import listed_value
+from pipeline.query.listed_values import listed_value, shown_number
 from pipeline.query.places import drop_places
 from pipeline.query.shown_values import asked_value
 from pipeline.query.summary import page_overview, scroll_line
@@ -154,8 +154,9 @@ def _shown_value(index: PageIndex, ref: int, task: str, field_hint: str) -> str:
     """`` — the page shows Language: Punjabi`` after a text field the page's record pairs with
     a value (``shown_values.asked_value``), `` — the task gives To: PAK`` after a text field
     whose label the task follows with a value (``given_values.given_value``), the step's
-    ``field_hint`` after any other text field (``_field_hint``), `` — the task's 2nd value: 3``
-    after a slider the task's list gives one (``listed_values.listed_value``), else ""."""
+    ``field_hint`` after any other text field (``_field_hint``), `` — the task's 2nd value: 3
+    (now 0)`` after a slider the task's list gives one (``listed_values.listed_value``), with
+    what it shows (``(set)`` once that is its value), else ""."""
     pair = asked_value(index, ref, task)
     if pair:
         return f" — the page shows {pair[0]}: {pair[1]}"
@@ -165,7 +166,11 @@ def _shown_value(index: PageIndex, ref: int, task: str, field_hint: str) -> str:
     if field_hint and _TEXT_FIELD(index.entries[ref]):
         return field_hint
     listed = listed_value(index, ref, task)
-    return f" — the task's {listed[0]} value: {listed[1]}" if listed else ""
+    if listed is None:
+        return ""
+    shown = shown_number(index, ref)
+    now = "" if shown is None else " (set)" if shown == float(listed[1]) else f" (now {shown:g})"
+    return f" — the task's {listed[0]} value: {listed[1]}{now}"
 
 
 def tool_list(kind: ToolKind | None = None) -> str:

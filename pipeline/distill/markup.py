@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from pipeline.distill.colours import UNPAINTED
@@ -167,7 +168,7 @@ def markup_clickable(node: Node, state: PageState, cues: MarkupCues) -> bool:
     tag, attrs = node.tag, node.attributes
     if tag == "a" or any(a in attrs for a in WIDGET_ATTRS):
         return True
-    if svg_clickable(node, state, cues.surfaces) or _types_on_click(node):
+    if svg_clickable(node, state, cues.surfaces) or typing_surface(node.attributes):
         return True
     words = _click_words(node)
     if "header" in words and not _heads_a_collapsed_section(node, state):
@@ -196,10 +197,10 @@ def markup_clickable(node: Node, state: PageState, cues: MarkupCues) -> bool:
     return said in GLYPH_TEXTS or _painted_apart(node, state, "color", around_unknown=False)
 
 
-def _types_on_click(node: Node) -> bool:
-    """The element's id, or one of its classes, is a typing surface's whole name."""
-    names = {node.attributes.get("id", "").lower(),
-             *node.attributes.get("class", "").lower().split()}
+def typing_surface(attributes: Mapping[str, str]) -> bool:
+    """The element's id, or one of its classes, is a typing surface's whole name (a web
+    terminal: its keys go to a field its click focuses; its latest output is at its end)."""
+    names = {attributes.get("id", "").lower(), *attributes.get("class", "").lower().split()}
     return not names.isdisjoint(SURFACE_NAMES)
 
 

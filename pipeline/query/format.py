@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pipeline.query.filters import landmark_spec
 from pipeline.query.index import Entry, PageIndex
-from pipeline.render.elements import format_element, trim_text
+from pipeline.render.elements import format_element, shown_text, trim_text
 
 ELEMENT_TEXT = 80
 _HEADING_TEXT = 40
@@ -23,7 +23,7 @@ _HEADING_TEXT = 40
 
 def result_line(index: PageIndex, ref: int) -> str:
     entry = index.entries[ref]
-    line = format_element(entry.dnode, trim_text(entry.text, ELEMENT_TEXT))
+    line = format_element(entry.dnode, shown_text(entry.dnode, entry.text, ELEMENT_TEXT))
     extra = entry.context or (entry.node.name or "" if not entry.text else "")
     if extra and extra not in line[line.index("<"):]:  # said by the element, not its [ref]
         line += f" — {trim_text(extra, ELEMENT_TEXT)}"

@@ -10,8 +10,8 @@ to: PAK", a forward's "to Jourdan", a login's "the username "kanesha"". A small 
 reads several names in the task types the first one it saw into every field (the sender into
 the "to:" field, the origin into "To:"). ``given_value`` reads the field's label (its name, or
 the text the page labels it with) and the task's value right after it: a quoted phrase or
-capitalised words ("SWF", "Jourdan", "Kim Lee", "Decatur, IL"), never a lower-case word ("to the ...") or a
-number. The ``planned`` step shows the pair beside the field
+capitalised words ("SWF", "Jourdan", "Kim Lee", "Decatur, IL", "St Petersburg/Clearwater,
+FL"), never a lower-case word ("to the ...") or a number. The ``planned`` step shows the pair beside the field
 (``pipeline.agent.observe.step_candidates``).
 """
 
@@ -24,8 +24,9 @@ from pipeline.query.index import PageIndex
 
 MAX_LABEL_WORDS = 3  # a longer label is a sentence ("Enter your name here"), not a label
 _TEXTBOX = role_test("textbox")
-# quoted, or capitalised words with a state after a comma ("Decatur, IL")
-_VALUE = r"[\"“]([^\"“”]+)[\"”]|([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*(?:,\s[A-Z]{2}\b)?)"
+# quoted, or capitalised words (a slash joins two names of one place: "St Petersburg/Clearwater")
+# with a state after a comma ("Decatur, IL")
+_VALUE = r"[\"“]([^\"“”]+)[\"”]|([A-Z][\w'-]*(?:(?:\s+|/)[A-Z][\w'-]*)*(?:,\s[A-Z]{2}\b)?)"
 
 
 def given_value(index: PageIndex, ref: int, task: str) -> tuple[str, str] | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from pipeline.distill.markup import typing_surface
 from pipeline.distill.model import DNode
 from pipeline.page_state import PageState
 
@@ -90,6 +91,15 @@ def trim_text(text: str, limit: int) -> str:
             return text[: cut + 1] + " …"
     cut = text.rfind(" ", 0, limit - 1)
     return text[: cut if cut > limit // 2 else limit - 1] + "…"
+
+
+def shown_text(node: DNode, text: str, limit: int) -> str:
+    """The element's text as a line shows it, cut to ``limit``: the end of a typing surface's
+    (a terminal's latest command and output), the start of any other's (``trim_text``)."""
+    if len(text) <= limit or not typing_surface(node.attrs):
+        return trim_text(text, limit)
+    cut = text.find(" ", len(text) - limit + 2)
+    return "…" + (text[cut:] if cut != -1 else text[len(text) - limit + 1:])
 
 
 def format_attrs(attrs: dict[str, str]) -> str:

@@ -24,6 +24,7 @@ from pipeline.render.elements import (
     join_texts,
     scroll_label,
     scroll_note,
+    shown_text,
     trim_text,
 )
 
@@ -87,7 +88,7 @@ def format_item(
     if item.kind == "text":
         return trim_text(item.text, text_limit) if text_limit else item.text
     if item.kind == "element":
-        return format_element(node, trim_text(item.text, element_limit), new=node.ref in new)
+        return format_element(node, shown_text(node, item.text, element_limit), new=node.ref in new)
     if item.kind == "scroll":
         text = trim_text(item.text, element_limit)
         line = format_element(node, text, new=node.ref in new, label=scroll_label(node))

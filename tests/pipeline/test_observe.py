@@ -185,7 +185,8 @@ def test_each_slider_shows_the_value_the_tasks_list_gives_it():
     task = "Set the sliders to the combination [2,3,11] and submit."
     lines = step_candidates(task, [], page).splitlines()[1:]
     assert [line.split(" — ")[-1] for line in lines] == [
-        "the task's 1st value: 2", "the task's 2nd value: 3", "the task's 3rd value: 11"]
+        "the task's 1st value: 2 (now 0)", "the task's 2nd value: 3 (now 0)",
+        "the task's 3rd value: 11 (now 0)"]
     two = "Set the sliders to the combination [2,3] and submit."  # not one value a slider
     assert all(" — the task's" not in line for line in step_candidates(two, [], page).splitlines())
 
@@ -199,8 +200,9 @@ def test_a_slider_that_shows_its_listed_value_gives_the_lead_to_the_next():
                                   "https://example.test/sliders"))
     task = "Set the sliders to the combination [2,3,11] and submit."
     history = ["[div]   -> SELECT: 2"]
-    first = step_candidates(task, history, page).splitlines()[1]
-    assert first.startswith("[2]<div id=slider-2 />"), first  # slider-3 shows its 11 already
+    listed = step_candidates(task, history, page).splitlines()[1:]
+    assert listed[0].startswith("[2]<div id=slider-2 />"), listed  # slider-3 shows its 11
+    assert listed[0].endswith(": 3 (now 0)") and listed[1].endswith(": 2 (set)"), listed
     aria = "".join(f'<div role="slider" aria-valuenow="{v}" aria-label="s{i}" tabindex="0">'
                    "</div>" for i, v in ((1, 2), (2, 3), (3, 0)))
     page = distill(page_from_html(f"<html><body>{aria}<button>Submit</button></body></html>",

@@ -105,3 +105,14 @@ def test_trim_text_prefers_first_sentence():
     assert trim_text(text, 80) == "Boils a litre in two minutes. …"
     assert trim_text("short", 80) == "short"
     assert trim_text("a" * 100, 20) == "a" * 19 + "…"
+
+
+def test_a_terminal_shows_the_end_of_its_text_its_latest_command_and_output():
+    said = ("Welcome! Type help for a list of available commands. Last login: Mon Dec 07 2026 "
+            "user$ ls index.rb media.html window user$")
+    terminal = build_page(el("div", tx(said), attrs={"id": "terminal"}, ref=True))
+    line = render_flat(terminal, RenderOptions(element_text=60))
+    shown = "… Mon Dec 07 2026 user$ ls index.rb media.html window user$"  # 59 characters
+    assert line == f"[1]<div id=terminal>{shown}</div>"
+    log = build_page(el("div", tx(said), attrs={"id": "log"}, ref=True))
+    assert render_flat(log, RenderOptions(element_text=60)).startswith("[1]<div id=log>Welcome!")
