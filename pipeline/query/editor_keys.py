@@ -31,8 +31,9 @@ STYLE_KEYS = {"bold": "b", "italics": "i", "italic": "i", "underlined": "u", "un
 # "give everything the style bold", "make the text magna underlined", "make all the text italic"
 _STYLED = re.compile(r"\b(?:give|make|set)\s+(everything|all(?:\s+the)?\s+text|the\s+text\s+.+?)"
                      r"\s+(?:the\s+(?:style|color|colour)\s+)?(\w+)\b", re.IGNORECASE)
-_SELECTING = re.compile(r"^(?:ControlOrMeta|Control|Meta)\+(?:a|Shift\+Arrow\w+)$",
-                        re.IGNORECASE)
+_MODIFIER = r"^(?:ControlOrMeta|Control|Meta)\+"  # as the oracle writes it, or either key
+_SELECTED_ALL = re.compile(_MODIFIER + "a$", re.IGNORECASE)
+_SELECTING = re.compile(_MODIFIER + r"(?:a|Shift\+Arrow\w+)$", re.IGNORECASE)
 
 
 def editor_keys(index: PageIndex, task: str,
@@ -49,12 +50,11 @@ def editor_keys(index: PageIndex, task: str,
         return None
     pressed = [line_read["name"].strip() for line_read in read if line_read["op"] == "PRESS"]
     everything = not styled.group(1).lower().startswith("the text")
-    if everything and not any(key.lower() == SELECT_ALL.lower() for key in pressed):
+    if everything and not any(_SELECTED_ALL.match(key) for key in pressed):
         return editor, SELECT_ALL, "select everything"
     style = STYLE_KEYS.get(styled.group(2).lower())
     if style is None or not any(_SELECTING.match(key) for key in pressed):
         return None
-    key = f"ControlOrMeta+{style}"
-    if any(pressed_key.lower() == key.lower() for pressed_key in pressed):
+    if any(re.match(_MODIFIER + style + "$", key, re.IGNORECASE) for key in pressed):
         return None
-    return editor, key, styled.group(2).lower()
+    return editor, f"ControlOrMeta+{style}", styled.group(2).lower()

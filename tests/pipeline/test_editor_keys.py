@@ -28,6 +28,8 @@ def test_select_everything_then_the_styles_shortcut_once_the_editor_was_clicked(
     selected = [CLICKED, "[key]  ControlOrMeta+a -> PRESS"]
     assert editor_keys(index, EVERYTHING, selected) == (editor, "ControlOrMeta+b", "bold")
     assert editor_keys(index, EVERYTHING, [*selected, "[key]  ControlOrMeta+b -> PRESS"]) is None
+    by_hand = [CLICKED, "[key]  Control+A -> PRESS", "[key]  Control+B -> PRESS"]
+    assert editor_keys(index, EVERYTHING, by_hand) is None  # either key, either case, counts
     assert editor_keys(index, WORD, [CLICKED]) is None  # a word: nothing selected yet
     word = [CLICKED, "[key]  ControlOrMeta+End -> PRESS",
             "[key]  Control+Shift+ArrowLeft -> PRESS"]
