@@ -245,6 +245,45 @@ def test_login_user_popup_half_done(capture_session, miniwob_base):
     assert live.finish() > 0
 
 
+def test_terminal_after_a_listing_and_with_a_wrong_command_typed(capture_session, miniwob_base):
+    # DAgger's students click the terminal again and again: a fresh run's first act was the
+    # click, so every label was the click, and a second "ls" after the listing
+    live = Live(capture_session, miniwob_base, "terminal")
+    live.click("#terminal")
+    capture_session.run(live.page.keyboard.type("ls"))
+    capture_session.run(live.page.keyboard.press("Enter"))
+    act = live.label()
+    assert act.op == "TYPE" and act.value.startswith("rm "), act  # no click, no second ls
+    capture_session.run(live.page.keyboard.type("cat"))
+    act = live.label()
+    assert (act.original_op, act.value) == ("PRESS", "Backspace"), act
+    assert live.finish() > 0
+
+
+def test_text_editor_with_everything_selected_then_styled(capture_session, miniwob_base):
+    for seed in range(SEED, SEED + 30):
+        live = Live(capture_session, miniwob_base, "text-editor", seed)
+        if "everything the style" in live.episode.utterance:
+            break
+    live.click("#editor .ql-editor")
+    capture_session.run(live.page.keyboard.press("ControlOrMeta+a"))
+    act = live.label()  # the style's key, not a click that would drop the selection
+    assert act.original_op == "PRESS" and act.value != "ControlOrMeta+a", act
+    assert not live.step().done
+    assert live.label().target == css("#subbtn")
+    assert live.finish() > 0
+
+
+def test_book_flight_with_the_results_listed(capture_session, miniwob_base):
+    live = Live(capture_session, miniwob_base, "book-flight")
+    for _ in range(12):
+        if live.js("() => !!document.querySelector('#results .flight')"):
+            break
+        assert not live.step().done
+    assert ".flight-price" in live.label().target  # not the airport field the form hides
+    assert live.finish(max_acts=1) > 0
+
+
 @pytest.mark.parametrize("task", ["click-option", "choose-list", "form-sequence-2",
                                   "multi-orderings", "use-autocomplete", "email-inbox-forward",
                                   "click-checkboxes-soft"])

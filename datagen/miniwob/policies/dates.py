@@ -17,7 +17,10 @@ _SHOWN_JS = """() => { const d = document.querySelector('#ui-datepicker-div');
 
 
 async def pick_date(page, wanted: date, input_selector: str = "#datepicker"):
-    """The acts that set the datepicker of ``input_selector`` to ``wanted``."""
+    """The acts that set the datepicker of ``input_selector`` to ``wanted``; none when it holds
+    that date already (a restart after the day was picked)."""
+    if await page.input_value(input_selector) == f"{wanted:%m/%d/%Y}":
+        return
     if not await is_visible(page, "() => document.querySelector('#ui-datepicker-div')"):
         yield click(css(input_selector))
     for _ in range(MAX_MONTHS):

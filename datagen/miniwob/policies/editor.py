@@ -38,25 +38,66 @@ async def text_editor(page, episode):
     match = after(episode.utterance, r"^Using the text editor, (?:give|make) (?:the text (.+?)|"
                                      r"everything) the (style|color) (\w+)")
     word, kind, value = match.groups()
-    yield click(_EDITOR)
+    swatch = None
+    if kind == "color":
+        swatches = await page.eval_on_selector_all(
+            "#area .ql-color .ql-picker-item.ql-primary[data-value]",
+            "(ss) => ss.map((s) => s.getAttribute('data-value'))")
+        swatch = _closest(swatches, value)
+    # restartable (DAgger asks from any state): nothing done twice that the page shows done
+    if not await page.evaluate(_FORMATTED_JS, {"word": word, "selector": _FORMAT_SELECTORS.get(
+            value, "[style*=color]"), "colour": _rgb(swatch) if swatch else None}):
+        if swatch is None or not await page.evaluate(_PICKER_OPEN_JS):
+            async for act in _select(page, word):
+                yield act
+        async for act in _format(page, kind, value, swatch):
+            yield act
+    yield click(css("#subbtn"))
+
+
+async def _select(page, word: str | None):
+    """Focus the editor and select everything (``word`` None) or the word, unless done."""
+    if not await page.evaluate(_FOCUSED_JS):
+        yield click(_EDITOR)
+    if await page.evaluate(_SELECTED_JS, word):
+        return
     if word is None:
         yield press(_EDITOR, SELECT_ALL)  # the keys the planned step names
     else:
         async for act in _select_word(page, word):
             yield act
+
+
+async def _format(page, kind: str, value: str, swatch: str | None):
+    """The style's shortcut, or the colour picked from the toolbar (opened unless open)."""
     if kind == "style":
         yield press(_EDITOR, f"ControlOrMeta+{STYLE_KEYS[value]}")
-    else:
+        return
+    if not await page.evaluate(_PICKER_OPEN_JS):
         # the editor takes the new selection from the browser's selectionchange event, which
         # arrives after the key press: a toolbar click before it would format an empty range
         await page.wait_for_timeout(SELECTION_SETTLE_MS)
         yield click(css("#area .ql-color .ql-picker-label"))
-        swatches = await page.eval_on_selector_all(
-            "#area .ql-color .ql-picker-item.ql-primary[data-value]",
-            "(ss) => ss.map((s) => s.getAttribute('data-value'))")
-        yield click(css(f"#area .ql-color .ql-picker-item[data-value="
-                        f"{json.dumps(_closest(swatches, value))}]"))
-    yield click(css("#subbtn"))
+    yield click(css(f"#area .ql-color .ql-picker-item[data-value={json.dumps(swatch)}]"))
+
+
+# Quill's tags for the styles; a colour is an inline style.
+_FORMAT_SELECTORS = {"bold": "strong", "italics": "em", "underlined": "u"}
+_FOCUSED_JS = "() => !!document.activeElement?.closest('#editor .ql-editor')"
+_PICKER_OPEN_JS = "() => !!document.querySelector('#area .ql-color.ql-expanded')"
+# The selection is everything (word null) or the word, give or take the spaces around it.
+_SELECTED_JS = """(word) => { const root = document.querySelector('#editor .ql-editor');
+  const shown = getSelection().toString().trim();
+  return shown !== '' && shown === (word === null ? root.textContent.trim() : word); }"""
+# Every text of the editor (word null), or the word, sits inside the format (in that colour).
+_FORMATTED_JS = """({word, selector, colour}) => {
+  const root = document.querySelector('#editor .ql-editor');
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT); const texts = [];
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) if (n.textContent.trim()) texts.push(n);
+  const chosen = word === null ? texts : texts.filter((n) => n.textContent.trim() === word);
+  const inside = (n) => { const e = n.parentElement.closest(selector);
+    return !!e && root.contains(e) && (colour === null || getComputedStyle(e).color === colour); };
+  return chosen.length > 0 && chosen.every(inside); }"""
 
 
 async def _select_word(page, word: str):
@@ -88,6 +129,11 @@ async def _select_word(page, word: str):
 def _jumps(text: str) -> int:
     """How many word jumps cross ``text``: one per word and one per run of punctuation."""
     return len(re.findall(r"\w+|[^\w\s]+", text))
+
+
+def _rgb(swatch: str) -> str:
+    """A swatch's "#e60000" as computed styles write it: "rgb(230, 0, 0)"."""
+    return f"rgb({', '.join(str(int(swatch[i:i + 2], 16)) for i in (1, 3, 5))})"
 
 
 def _closest(swatches: list[str], colour: str) -> str:

@@ -55,32 +55,55 @@ async def sign_agreement(page, episode):
 async def terminal(page, episode):
     """Focus the terminal, list the files, then remove the one the task describes (by
     extension, or the one with none): each command typed into the terminal at once (its keys
-    go to the hidden field its click focuses), then Enter."""
+    go to the hidden field its click focuses), then Enter.
+
+    Restartable from any state (DAgger asks it where a student left the terminal): the click
+    only while the terminal's field is not focused, ``ls`` only while no listing is shown, and
+    a command finished from what the prompt already holds (a wrong one erased first)."""
     wanted = re.search(r"extension \.(\S+)$", episode.utterance)
-    yield click(css("#terminal"))
-    before = await _terminal_lines(page)
-    async for act in _run_command("ls"):
-        yield act
-    files = [f for line in (await _terminal_lines(page))[len(before):] for f in line.split()]
+    if not await page.evaluate(_FOCUSED_JS):
+        yield click(css("#terminal"))
+    files = await page.evaluate(_LISTED_JS)
+    if files is None:
+        async for act in _run_command(page, "ls"):
+            yield act
+        files = await page.evaluate(_LISTED_JS) or []
     if wanted:
         target = next((f for f in files if f.endswith("." + wanted.group(1))), None)
     else:
         target = next((f for f in files if "." not in f), None)
     if target is None:
         raise PolicyError(f"{episode.task}: no listed file fits {episode.utterance!r} ({files})")
-    async for act in _run_command(f"rm {target}"):
+    async for act in _run_command(page, f"rm {target}"):
         yield act
 
 
-async def _run_command(command: str):
-    """The command typed into the focused terminal, then Enter."""
-    yield type_(css("#terminal"), command)
+# The terminal's hidden field has the focus (its keys reach the prompt).
+_FOCUSED_JS = "() => document.activeElement?.id === 'terminal-target'"
+# The files the last ``ls`` listed (the outputs after its command line), or null: none ran.
+_LISTED_JS = r"""() => { let files = null, listing = false;
+  for (const e of document.querySelectorAll('#terminal-contents .terminal-line, '
+                                            + '#terminal-contents .terminal-output')) {
+    if (e.classList.contains('terminal-line')) {
+      if (e.querySelector('#active-input')) break;
+      listing = e.querySelector('.command').textContent.trim().startsWith('ls');
+      if (listing) files = [];
+    } else if (listing) files.push(...e.textContent.split(/\s+/).filter(Boolean));
+  }
+  return files; }"""
+
+
+async def _run_command(page, command: str):
+    """The command typed into the focused terminal, then Enter: the rest of it when the prompt
+    holds its start, else after erasing what the prompt holds."""
+    prompt = await page.evaluate("() => document.querySelector('#active-input').textContent")
+    if not command.startswith(prompt):
+        for _ in prompt:
+            yield press(css("#terminal"), "Backspace")
+        prompt = ""
+    if command != prompt:
+        yield type_(css("#terminal"), command[len(prompt):])
     yield press(css("#terminal"), "Enter")
-
-
-async def _terminal_lines(page) -> list[str]:
-    return await page.eval_on_selector_all(
-        "#terminal-contents .terminal-output .output", "(os) => os.map((o) => o.textContent)")
 
 
 async def highlight_text(page, episode):

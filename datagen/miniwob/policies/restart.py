@@ -7,8 +7,11 @@ play from the start, so the label is the first act of a *fresh* run of the task'
 page as it is now whose effect the page does not already show: the generator is started on the
 current page, each act it yields is checked with ``effect_shown`` and skipped (not performed)
 when the page already shows it, and the first act that is still needed is the label. Policies
-check the page themselves where a click's effect is visible (a tab open, a folder expanded, an
-email open); ``effect_shown`` is the rule for every policy: a TYPE whose target already holds the
+check the page themselves where a click's or a key's effect is visible (a tab open, a folder
+expanded, an email open, a terminal focused or its files listed, an editor's text selected or
+styled, a flight search's results listed): an act whose effect no rule reads -- a focusing
+click -- would otherwise be the label of every state after it, and a student that followed it
+would loop; ``effect_shown`` is the rule for every policy: a TYPE whose target already holds the
 text, a SELECT whose option is already selected (or whose slider shows the number), a checkbox
 or radio click (``check``) whose target is already in the wanted state, a SELECT_TEXT whose
 passage is what the page has selected. A policy that cannot read the page raises PolicyError.

@@ -10,7 +10,7 @@ import json
 import re
 from datetime import datetime
 
-from datagen.miniwob.policies.base import PolicyError, click, css, field, type_
+from datagen.miniwob.policies.base import PolicyError, click, css, field, is_visible, type_
 from datagen.miniwob.policies.dates import pick_date
 
 AUTOCOMPLETE_WAIT_MS = 3_000
@@ -18,8 +18,29 @@ _SUGGESTIONS = "ul.ui-autocomplete:not([style*='display: none']) li"
 
 
 async def book_flight(page, episode):
+    """Restartable (DAgger asks from any state): once the results are listed only the flight
+    is left to pick, and an airport field holding a suggestion that names its place is done."""
+    if not await is_visible(page, "() => document.querySelector('#results .flight')"):
+        async for act in _search(page, episode):
+            yield act
+    flights = await page.eval_on_selector_all(
+        "#results .flight", "(fs) => fs.map((f) => [f.querySelector('.flight-price')"
+        ".textContent, f.querySelector('.time-duration').textContent])")
+    if not flights:
+        raise PolicyError(f"{episode.task}: the search listed no flights")
+    key = _price if field(episode, "criterion") == "cheapest" else _minutes
+    best = min(range(len(flights)), key=lambda i: key(flights[i]))
+    yield click(f"() => document.querySelectorAll('#results .flight')[{json.dumps(best)}]"
+                ".querySelector('.flight-price')")
+
+
+async def _search(page, episode):
+    """Fill the airports (through their autocomplete menus) and the date, then search."""
     for selector, name in (("#flight-from", "from"), ("#flight-to", "to")):
         place = field(episode, name)
+        held = await page.input_value(selector)
+        if place in held and held != place:  # a suggestion naming the place was picked
+            continue
         yield type_(css(selector), place)
         await page.wait_for_selector(_SUGGESTIONS, state="visible", timeout=AUTOCOMPLETE_WAIT_MS)
         shown = await page.eval_on_selector_all(_SUGGESTIONS, "(ls) => ls.map((l) => "
@@ -32,15 +53,6 @@ async def book_flight(page, episode):
     async for act in pick_date(page, when):
         yield act
     yield click(css("#search"))
-    flights = await page.eval_on_selector_all(
-        "#results .flight", "(fs) => fs.map((f) => [f.querySelector('.flight-price')"
-        ".textContent, f.querySelector('.time-duration').textContent])")
-    if not flights:
-        raise PolicyError(f"{episode.task}: the search listed no flights")
-    key = _price if field(episode, "criterion") == "cheapest" else _minutes
-    best = min(range(len(flights)), key=lambda i: key(flights[i]))
-    yield click(f"() => document.querySelectorAll('#results .flight')[{json.dumps(best)}]"
-                ".querySelector('.flight-price')")
 
 
 def _price(flight: list[str]) -> int:
