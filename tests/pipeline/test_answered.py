@@ -100,3 +100,15 @@ def test_a_disabled_field_holding_the_page_text_is_still_to_do():
     index = index_for(page)
     area, name = (index.entries[ref] for ref in sorted(index.entries))
     assert not acted_on(area) and acted_on(name)
+
+
+def test_a_menu_item_under_the_pointer_is_not_done_a_selected_tab_is():
+    # click-menu: hovering "Neely" marks it selected; the click that picks it is still to do
+    page = _page('<ul role="menu"><li role="menuitem" aria-selected="true">Neely</li>'
+                 '<li role="menuitem">Glen</li></ul><div role="tablist">'
+                 '<a role="tab" aria-selected="true" href="#1">One</a></div>')
+    index = index_for(page)
+    by_text = {entry.text: entry for entry in index.entries.values()}
+    assert not acted_on(by_text["Neely"]) and acted_on(by_text["One"])
+    planned = step_candidates("Select Neely", [], page).splitlines()
+    assert "Neely" in planned[1], planned
