@@ -5,14 +5,18 @@ from the toolbar, and submit.
 The styles go by keyboard, not by the toolbar's buttons: BrowserGym writes a ``value`` attribute
 ("" for a button) on every element with a value property, and a Quill button with a ``value``
 attribute reads as active when the format is absent and applies "no format" when clicked, so
-there the buttons do nothing. Quill's shortcuts toggle the format of the selection itself. The keys are those the planned
-step shows beside the editor (``pipeline.query.editor_keys``).
+there the buttons do nothing. Quill's shortcuts toggle the format of the selection itself. The
+keys are those the planned step shows beside the editor (``pipeline.query.editor_keys``).
 
 A word is selected with word jumps from the nearer end of the text: Control+Home (End), then
 Control+arrows until the caret is in the space before (after) the word, then Control+Shift+arrows
 until the selection covers it; the caret is read after each key, since Chromium also stops at
 punctuation ("magna." is two jumps). The page ignores whitespace around the styled word, so the
-space a jump takes along does no harm."""
+space a jump takes along does no harm.
+
+Restartable from any state (DAgger asks it where a student left the editor): the focusing click
+only while the editor is not focused, the selection only while it is not the text to style, the
+colour picker opened only while closed, nothing once the text shows the format (in the colour)."""
 
 from __future__ import annotations
 
@@ -45,8 +49,9 @@ async def text_editor(page, episode):
             "(ss) => ss.map((s) => s.getAttribute('data-value'))")
         swatch = _closest(swatches, value)
     # restartable (DAgger asks from any state): nothing done twice that the page shows done
-    if not await page.evaluate(_FORMATTED_JS, {"word": word, "selector": _FORMAT_SELECTORS.get(
-            value, "[style*=color]"), "colour": _rgb(swatch) if swatch else None}):
+    selector = _FORMAT_SELECTORS[value] if kind == "style" else "[style*=color]"
+    if not await page.evaluate(_FORMATTED_JS, {"word": word, "selector": selector,
+                                               "colour": _rgb(swatch) if swatch else None}):
         if swatch is None or not await page.evaluate(_PICKER_OPEN_JS):
             async for act in _select(page, word):
                 yield act
