@@ -171,6 +171,11 @@ SECTIONS = (
         "64bc9bb (a task's value after a field's label, a count of drawn things, a calendar's "
         "year jump, the paragraph to highlight, a futile element listed last; the same 1,465 + "
         "1,117 steps, as overrides), played at the engine of 1905260 (the same engine)")),
+    ("eval_browsergym_s63", (
+        "BrowserGym MiniWoB benchmark, all five rounds (625 episodes): the recipe re-run at "
+        "edf232b (an editor's keys, a terminal's latest output, a slider's shown value, DAgger's "
+        "oracle restarting the terminal, the text editor and book-flight where a student left "
+        "them; the same 1,465 + 1,117 steps, as overrides), played at the same engine")),
 )
 STEPS_CURVES = ("browsergym_steps", "browsergym_dagger", "browsergym_dagger2")
 EVAL_RESULTS = (*(name for name, _ in SECTIONS), "agent", "throughput_cache")

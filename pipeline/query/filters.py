@@ -43,7 +43,8 @@ _CONTROL_ROLES = frozenset({
 })  # fmt: skip
 _EDITABLE = frozenset({"", "true", "plaintext-only"})
 _DONE_STATES = ("checked", "selected", "pressed")  # as the distilled attributes show them
-# a menu item "selected" is the one under the pointer (a hover highlights it), not one chosen
+# a menu item "selected" without a submenu is the one under the pointer (a hover highlights
+# it), not one chosen; one with a submenu has its submenu open, which is what hovering it does
 _DONE_STATES_OF_MENU_ITEMS = ("checked", "pressed")
 _TYPED_ROLES = frozenset({"textbox", "searchbox", "combobox"})
 _KIND_ALIASES = {"sidebar": "complementary", "section": "region", "navbar": "navigation"}
@@ -60,8 +61,8 @@ def _input_is(entry: Entry, types: frozenset[str]) -> bool:
 
 
 def acted_on(entry: Entry, filled: bool = True) -> bool:
-    """The page shows the element as already acted on: checked, selected (not a menu item: its
-    selection is the pointer's highlight) or pressed, a shape
+    """The page shows the element as already acted on: checked, selected (not a menu item
+    without a submenu: its selection is the pointer's highlight) or pressed, a shape
     dragged into a box (``Entry.placed``) -- or is such a box, on which nothing is done but
     drops (``svg_markup.outline_box``) --, or a text field (or a combobox one types into)
     holding a value -- not a disabled one, whose value is the page's own (an agreement to
@@ -71,7 +72,9 @@ def acted_on(entry: Entry, filled: bool = True) -> bool:
     field's value is no sign of it (a step that clicks does not fill: the textarea to click
     holds the page's own text)."""
     attrs = entry.dnode.attrs
-    done = _DONE_STATES if entry.node.role != "menuitem" else _DONE_STATES_OF_MENU_ITEMS
+    highlight = entry.node.role == "menuitem" and entry.node.attributes.get(
+        "aria-haspopup", "false").lower() in ("false", "")
+    done = _DONE_STATES_OF_MENU_ITEMS if highlight else _DONE_STATES
     if entry.placed or outline_box(entry.node) or any(attrs.get(key) == "true" for key in done):
         return True
     typed = entry.node.role in _TYPED_ROLES and entry.dnode.tag != "select"

@@ -102,13 +102,15 @@ def test_a_disabled_field_holding_the_page_text_is_still_to_do():
     assert not acted_on(area) and acted_on(name)
 
 
-def test_a_menu_item_under_the_pointer_is_not_done_a_selected_tab_is():
+def test_a_menu_item_under_the_pointer_is_not_done_an_opened_submenu_and_a_tab_are():
     # click-menu: hovering "Neely" marks it selected; the click that picks it is still to do
     page = _page('<ul role="menu"><li role="menuitem" aria-selected="true">Neely</li>'
-                 '<li role="menuitem">Glen</li></ul><div role="tablist">'
+                 '<li role="menuitem">Glen</li><li role="menuitem" aria-haspopup="true" '
+                 'aria-selected="true">Lyssa</li></ul><div role="tablist">'
                  '<a role="tab" aria-selected="true" href="#1">One</a></div>')
     index = index_for(page)
     by_text = {entry.text: entry for entry in index.entries.values()}
     assert not acted_on(by_text["Neely"]) and acted_on(by_text["One"])
+    assert acted_on(by_text["Lyssa"])  # hovered to open its submenu: that is done
     planned = step_candidates("Select Neely", [], page).splitlines()
     assert "Neely" in planned[1], planned
