@@ -10,8 +10,8 @@ wrong paragraph. Where the task asks to highlight (select) "the text in the 2nd 
 position ("first", "last", "3rd"), the one ``<p>`` without a position, and on a page without
 ``<p>`` the first text after the task's own sentence for "the paragraph below" (a short
 paragraph is still the one below, not the longer score panel further down), else the longest
-text that is not the task's sentence. The ``planned`` step shows it
-after the candidates until the history selected a passage
+text that is not the task's sentence (a control's own text is no passage). The ``planned``
+step shows it after the candidates until the history selected a passage
 (``pipeline.agent.observe.step_candidates``).
 """
 
