@@ -11,8 +11,8 @@ reads several names in the task types the first one it saw into every field (the
 the "to:" field, the origin into "To:"). ``given_value`` reads the field's label (its name, or
 the text the page labels it with) and the task's value right after it: a quoted phrase or
 capitalised words ("SWF", "Jourdan", "Kim Lee", "Decatur, IL", "St Petersburg/Clearwater,
-FL"), never a lower-case word ("to the ...") or a number. The ``planned`` step shows the pair beside the field
-(``pipeline.agent.observe.step_candidates``).
+FL"), never a lower-case word ("to the ...") or a number. The ``planned`` step shows the pair
+beside the field (``pipeline.agent.observe.step_candidates``).
 """
 
 from __future__ import annotations

@@ -23,7 +23,8 @@ def test_the_value_after_a_fields_label_is_given_to_that_field():
     assert given_value(index, ref_by_id(page, "from"), task) == ("From:", "Decatur, IL")
     assert given_value(index, ref_by_id(page, "to"), task) == ("To:", "PAK")
     assert given_value(index, ref_by_id(page, "when"), task) is None  # no value after "Date"
-    slashed = "Book the shortest one-way flight from: SWF to: St Petersburg/Clearwater, FL on 10/15/2016."
+    slashed = ("Book the shortest one-way flight from: SWF to: St Petersburg/Clearwater, FL on "
+               "10/15/2016.")
     assert given_value(index, ref_by_id(page, "to"), slashed) == \
         ("To:", "St Petersburg/Clearwater, FL")  # one place's two names, not the first alone
     button = next(ref for ref, d in page.refs.items() if d.tag == "button")

@@ -69,8 +69,9 @@ def test_an_element_whose_action_changed_nothing_is_listed_last_not_dropped():
     only = step_candidates(task, [], alone, avoid=1)
     assert only.splitlines()[1].startswith("[1]"), only  # never "none" for the only one
     crowded = distill(page_from_html(
-        '<html><body><div id="terminal" onclick="1">Use the terminal below: user$ </div><button>Delete file'
-        "</button><button>Remove file</button><button>Use a file</button></body></html>",
+        '<html><body><div id="terminal" onclick="1">Use the terminal below: user$ </div>'
+        "<button>Delete file</button><button>Remove file</button><button>Use a file</button>"
+        "</body></html>",
         "https://example.test/terminal"))
     listed = step_candidates(task, [], crowded, avoid=1).splitlines()[1:]
     assert len(listed) == CANDIDATES and listed[-1].startswith("[1]"), listed  # not cut off

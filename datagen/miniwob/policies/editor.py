@@ -136,9 +136,14 @@ def _jumps(text: str) -> int:
     return len(re.findall(r"\w+|[^\w\s]+", text))
 
 
+def _channels(swatch: str) -> tuple[int, ...]:
+    """A swatch's "#e60000" as its red, green and blue: (230, 0, 0)."""
+    return tuple(int(swatch[i:i + 2], 16) for i in (1, 3, 5))
+
+
 def _rgb(swatch: str) -> str:
-    """A swatch's "#e60000" as computed styles write it: "rgb(230, 0, 0)"."""
-    return f"rgb({', '.join(str(int(swatch[i:i + 2], 16)) for i in (1, 3, 5))})"
+    """A swatch as computed styles write it: "rgb(230, 0, 0)"."""
+    return f"rgb({', '.join(map(str, _channels(swatch)))})"
 
 
 def _closest(swatches: list[str], colour: str) -> str:
@@ -147,7 +152,7 @@ def _closest(swatches: list[str], colour: str) -> str:
         raise PolicyError(f"text-editor: no swatch for the colour {colour!r}")
 
     def distance(value: str) -> float:
-        r, g, b = (int(value[i:i + 2], 16) / 255 for i in (1, 3, 5))
+        r, g, b = (channel / 255 for channel in _channels(value))
         hue, _, saturation = colorsys.rgb_to_hls(r, g, b)
         gap = abs(hue * 360 - HUES[colour])
         return min(gap, 360 - gap) + (1000 if saturation < 0.3 else 0)
