@@ -5,7 +5,9 @@ the live value of a control is shown as ``value`` (redacted values as ``••�
 that holds nothing says so with a bare ``empty`` (``<input type=password empty />``: the model sees
 which fields of a form are still to fill); states are shown
 compactly: ``checked``/``expanded``/``pressed`` = true|false|mixed, ``selected``/``disabled``/
-``required`` = true (they replace aria-checked/aria-expanded/aria-pressed); compound hints are
+``required`` = true (they replace aria-checked/aria-expanded/aria-pressed), ``haspopup`` = true or
+the kind of popup (``listbox``, ``dialog`` ...; from aria-haspopup, shown only when it opens one:
+a menu item with a submenu says so, the leaves beside it do not); compound hints are
 added; empty values are dropped. Then values are deduplicated (a value repeated in several attributes is kept once, in
 the first of them; aria-label, title and alt equal to the element's visible text are dropped) and
 capped at ``attribute_value_cap`` characters followed by "…". An interactive element that would
@@ -53,7 +55,7 @@ _SELECTION_STATES = ("checked", "pressed", "selected", "aria-checked", "aria-pre
 # Shown attributes that say what kind of element it is or what state it is in, not which one.
 _UNNAMING = frozenset({
     "role", "type", "checked", "expanded", "pressed", "selected", "disabled", "required",
-    "invalid", "aria-expanded", "aria-checked", "empty", "size", "in_box",
+    "invalid", "aria-expanded", "aria-checked", "haspopup", "empty", "size", "in_box",
 })
 
 
@@ -86,6 +88,9 @@ def _states(node: Node, out: dict[str, str]) -> None:
     for key in _BOOLEAN_ATTRIBUTES:
         if out.get(key) == "":
             out[key] = "true"
+    popup = out.pop("aria-haspopup", "").strip().lower()
+    if popup not in ("", "false"):
+        out["haspopup"] = "true" if popup == "menu" else popup
 
 
 def _value(node: Node, out: dict[str, str]) -> None:

@@ -11,8 +11,9 @@ from dataclasses import dataclass, fields, replace
 
 from pipeline.errors import FormatError
 
-# browser-use's default list (seed 000) plus ``href`` (links; shortened) and ``for`` is left out:
-# a label's text is shown and the control it names carries its own ref.
+# browser-use's default list (seed 000) plus ``href`` (links; shortened) and ``aria-haspopup`` (a
+# menu item that opens a submenu is hovered, one without is clicked); ``for`` is left out: a
+# label's text is shown and the control it names carries its own ref.
 DEFAULT_INCLUDE_ATTRIBUTES: tuple[str, ...] = (
     "title",
     "type",
@@ -25,6 +26,7 @@ DEFAULT_INCLUDE_ATTRIBUTES: tuple[str, ...] = (
     "alt",
     "aria-label",
     "aria-expanded",
+    "aria-haspopup",
     "aria-checked",
     "aria-valuemin",
     "aria-valuemax",

@@ -432,6 +432,22 @@ def test_attributes_pruned_deduplicated_capped_and_states_shown():
     assert menu == {"expanded": "false"}
 
 
+def test_a_popup_is_shown_only_where_one_opens():
+    # a menu item with a submenu is hovered, the leaves beside it are clicked
+    dp = distill(
+        page(
+            '<body><ul role="menu"><li role="menuitem" aria-haspopup="true">Share</li>'
+            '<li role="menuitem" aria-haspopup="false">Print</li>'
+            '<li role="menuitem">Close</li></ul>'
+            '<button aria-haspopup="listbox">Size</button></body>'
+        )
+    )
+    share, print_, close, size = (d.attrs for d in dp.refs.values() if d.tag != "ul")
+    assert share == {"role": "menuitem", "haspopup": "true"}
+    assert print_ == close == {"role": "menuitem"}
+    assert size == {"haspopup": "listbox"}
+
+
 def test_attributes_off_shows_source_attributes():
     state = page('<body><a href="https://shop.test/x" class="btn">x</a></body>')
     dp = distill(state, replace(DistillOptions(), attributes=False))

@@ -53,17 +53,23 @@ async def sign_agreement(page, episode):
 
 
 async def terminal(page, episode):
-    """Focus the terminal, list the files, then remove the one the task describes (by
-    extension, or the one with none): each command typed into the terminal at once (its keys
-    go to the hidden field its click focuses), then Enter.
+    """Focus the terminal, ask it for ``help`` as its greeting says, list the files, then
+    remove the one the task describes (by extension, or the one with none): each command typed
+    into the terminal at once (its keys go to the hidden field its click focuses), then Enter.
+    ``help`` first because the page names no other command: what the agent types is read from
+    the page (the verifier rejects a command the observation never showed).
 
     Restartable from any state (DAgger asks it where a student left the terminal): the click
-    only while the terminal's field is not focused, ``ls`` only while no listing is shown, and
-    a command finished from what the prompt already holds (a wrong one erased first)."""
+    only while the terminal's field is not focused, ``help`` only while neither its output nor
+    a listing is shown, ``ls`` only while no listing is shown, and a command finished from what
+    the prompt already holds (a wrong one erased first)."""
     wanted = re.search(r"extension \.(\S+)$", episode.utterance)
     if not await page.evaluate(_FOCUSED_JS):
         yield click(css("#terminal"))
     files = await page.evaluate(_LISTED_JS)
+    if files is None and not await page.evaluate(_HELPED_JS):
+        async for act in _run_command(page, "help"):
+            yield act
     if files is None:
         async for act in _run_command(page, "ls"):
             yield act
@@ -80,6 +86,9 @@ async def terminal(page, episode):
 
 # The terminal's hidden field has the focus (its keys reach the prompt).
 _FOCUSED_JS = "() => document.activeElement?.id === 'terminal-target'"
+# The terminal printed its help (the commands it knows, ``ls`` among them).
+_HELPED_JS = r"""() => [...document.querySelectorAll('#terminal-contents .terminal-output')]
+  .some(e => e.textContent.trim() === 'Usage: ls')"""
 # The files the last ``ls`` listed (the outputs after its command line), or null: none ran.
 _LISTED_JS = r"""() => { let files = null, listing = false;
   for (const e of document.querySelectorAll('#terminal-contents .terminal-line, '
