@@ -7,12 +7,17 @@
 A stage's pass rate is passed / (passed + failed): trajectories it skipped (an earlier stage
 failed, or the judge was off) are counted apart, never as passed. ``accepted`` counts the
 trajectories no stage failed. Every non-pass verdict is counted by (stage, status, reason code)
-with the first detail seen as an example.
+with the first detail seen as an example. The websites (task families) that lost trajectories
+are listed by the share they lost, with their commonest reason: a verifier that drops one kind
+of step of one family every time (MiniWoB++'s terminal lost every typed ``ls`` to
+``ungrounded_value`` for weeks, so no student learnt it) is a small count in the totals and the
+top of this list.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -21,6 +26,7 @@ from typing import Any
 from datagen.records import STAGES, Trajectory
 
 EXAMPLE_CHARS = 120
+MAX_WEBSITES = 10  # websites listed by the share of their trajectories rejected
 
 
 @dataclass(slots=True)
@@ -46,29 +52,51 @@ class ReasonCount:
 
 
 @dataclass(slots=True)
+class WebsiteRejects:
+    """A website's trajectories, how many a stage failed, and the commonest failing reason."""
+
+    website: str
+    total: int
+    rejected: int
+    reason: str
+
+    @property
+    def share(self) -> float:
+        return self.rejected / self.total
+
+
+@dataclass(slots=True)
 class VerifyReport:
     total: int
     accepted: int
     unverified: int  # trajectories without verdicts
     stages: list[StageStats] = field(default_factory=list)
     reasons: list[ReasonCount] = field(default_factory=list)
+    websites: list[WebsiteRejects] = field(default_factory=list)  # those that lost any
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "total": self.total, "accepted": self.accepted, "unverified": self.unverified,
             "stages": [asdict(s) | {"pass_rate": s.pass_rate} for s in self.stages],
             "reasons": [asdict(r) for r in self.reasons],
+            "websites": [asdict(w) | {"share": round(w.share, 4)} for w in self.websites],
         }
 
 
 def build_report(trajectories: Iterable[Trajectory]) -> VerifyReport:
     stats = {stage: StageStats(stage) for stage in STAGES}
     reasons: dict[tuple[str, str, str], ReasonCount] = {}
+    per_website: Counter[str] = Counter()
+    failing: dict[str, Counter[str]] = {}
     total = accepted = unverified = 0
     for trajectory in trajectories:
         total += 1
         unverified += not trajectory.verdicts
         accepted += trajectory.accepted
+        per_website[trajectory.website] += 1
+        failed = next((v for v in trajectory.verdicts if v.status == "fail"), None)
+        if failed is not None:
+            failing.setdefault(trajectory.website, Counter())[failed.code or "(none)"] += 1
         for verdict in trajectory.verdicts:
             counts = stats[verdict.stage]
             setattr(counts, _FIELD[verdict.status], getattr(counts, _FIELD[verdict.status]) + 1)
@@ -81,7 +109,10 @@ def build_report(trajectories: Iterable[Trajectory]) -> VerifyReport:
             reasons[key].count += 1
     ordered = sorted(reasons.values(),
                      key=lambda r: (STAGES.index(r.stage), r.status != "fail", -r.count, r.code))
-    return VerifyReport(total, accepted, unverified, list(stats.values()), ordered)
+    websites = [WebsiteRejects(site, per_website[site], sum(codes.values()),
+                               codes.most_common(1)[0][0]) for site, codes in failing.items()]
+    websites.sort(key=lambda w: (-w.share, -w.rejected, w.website))
+    return VerifyReport(total, accepted, unverified, list(stats.values()), ordered, websites)
 
 
 def to_markdown(report: VerifyReport) -> str:
@@ -94,6 +125,11 @@ def to_markdown(report: VerifyReport) -> str:
         lines += ["", "| stage | status | reason | count | example |", "|---|---|---|---:|---|"]
         lines += [f"| {r.stage} | {r.status} | {r.code} | {r.count} | {_cell(r.example)} |"
                   for r in report.reasons]
+    if report.websites:
+        lines += ["", "| website | rejected | of | share | commonest reason |",
+                  "|---|---:|---:|---:|---|"]
+        lines += [f"| {_cell(w.website or '(none)')} | {w.rejected} | {w.total} | "
+                  f"{_rate(w.share)} | {w.reason} |" for w in report.websites[:MAX_WEBSITES]]
     return "\n".join(lines) + "\n"
 
 
@@ -115,6 +151,15 @@ def print_report(report: VerifyReport, console: Any = None) -> None:
         for r in report.reasons:
             reasons.add_row(r.stage, r.status, r.code, str(r.count), r.example)
         console.print(reasons)
+    if report.websites:
+        websites = Table(title="Rejected by website")
+        for column in ("website", "rejected", "of", "share", "commonest reason"):
+            left = column in ("website", "commonest reason")
+            websites.add_column(column, justify="left" if left else "right")
+        for w in report.websites[:MAX_WEBSITES]:
+            websites.add_row(w.website or "(none)", str(w.rejected), str(w.total),
+                             _rate(w.share), w.reason)
+        console.print(websites)
 
 
 def save_report(report: VerifyReport, out_dir: str | Path,

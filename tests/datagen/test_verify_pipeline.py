@@ -4,6 +4,7 @@ the judge prompt; the pass-rate report."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from rich.console import Console
@@ -95,6 +96,23 @@ def test_report_counts_stages_and_reasons(page, step, tmp_path):
     assert json.loads(json_path.read_text())["stages"][1]["pass_rate"] == pytest.approx(2 / 3)
     markdown = md_path.read_text()
     assert markdown == to_markdown(report) and "| execution | 2 | 1 | 0 | 66.7% |" in markdown
+    assert [(w.website, w.rejected, w.total, w.reason) for w in report.websites] == [
+        ("fixture", 1, 3, "unseen_ref")]
+    assert "| fixture | 1 | 3 | 33.3% | unseen_ref |" in markdown
     console = Console(record=True, width=160)
     print_report(report, console)
-    assert "unseen_ref" in console.export_text()
+    printed = console.export_text()
+    assert "unseen_ref" in printed and "Rejected by website" in printed
+
+
+def test_report_lists_websites_by_the_share_they_lost(page, step):
+    # a family whose every typed command is dropped tops the list, whatever its count
+    good = trajectory(page, step, good_signup_calls(page))
+    guessed = trajectory(page, step, [make_call("type", index=6, text="Ada Lovelace")])
+    batch = [(replace(good, website="shop"), step, page) for _ in range(8)]
+    batch += [(replace(guessed, website="shop"), step, page) for _ in range(2)]
+    batch += [(replace(guessed, website="terminal"), step, page)]
+    report = build_report(verify_batch(batch, VerifyConfig()))
+    assert [(w.website, w.rejected, w.total) for w in report.websites] == [
+        ("terminal", 1, 1), ("shop", 2, 10)]
+    assert report.to_dict()["websites"][1]["share"] == 0.2
