@@ -274,6 +274,14 @@ def test_terminal_asks_for_help_then_lists(capture_session, miniwob_base):
     assert live.finish() > 0
 
 
+def test_ascending_numbers_after_the_first_click(capture_session, miniwob_base):
+    # the numbers hide once 1 is clicked: a fresh run looked for the 1 and labelled nothing
+    live = Live(capture_session, miniwob_base, "ascending-numbers")
+    live.click("#area_svg text:text-is('1')")
+    assert live.label().target == css("#area_svg rect"), live.label()
+    assert live.finish() > 0
+
+
 def test_text_editor_with_everything_selected_then_styled(capture_session, miniwob_base):
     for seed in range(SEED, SEED + 30):
         live = Live(capture_session, miniwob_base, "text-editor", seed)

@@ -63,26 +63,17 @@ async def identify_shape(page, episode):
     yield click(css(f"#area-buttons button[data-type={json.dumps(kind)}]"))
 
 
-
-
-_NUMBERS_JS = """() => Array.from(document.querySelectorAll('#area_svg text'), (t) => {
-  const r = t.getBoundingClientRect();
-  return [t.textContent.trim(), r.left + r.width / 2, r.top + r.height / 2];
-})"""
-
-
 async def ascending_numbers(page, episode):
-    """Remember where each number is, click 1; the others turn into blank squares: click the
-    square where 2 was, then 3 ..."""
-    places = {int(n): (x, y) for n, x, y in await page.evaluate(_NUMBERS_JS)}
-    yield click(css("#area_svg text", "1"))
-    for number in sorted(places)[1:]:
-        x, y = places[number]
-        yield click(
-            "() => { const rs = Array.from(document.querySelectorAll('#area_svg rect'));"
-            " const d = (r) => { const b = r.getBoundingClientRect();"
-            f" return Math.hypot(b.left + b.width / 2 - {x}, b.top + b.height / 2 - {y}); }};"
-            " return rs.sort((a, b) => d(a) - d(b))[0] || null; }")
+    """Click 1; the numbers then turn into blank squares, in the page's order of the numbers
+    (the page accepts only its first square left): click the first square until none is left.
+
+    Restartable from any state (DAgger asks it after the student's clicks): 1 only while the
+    numbers still show, then as many clicks on the first square as squares are left."""
+    if await page.evaluate("() => !!document.querySelector('#area_svg text')"):
+        yield click(css("#area_svg text", "1"))
+    left = await page.evaluate("() => document.querySelectorAll('#area_svg rect').length")
+    for _ in range(left):
+        yield click(css("#area_svg rect"))
 
 
 POLICIES = {
