@@ -1,4 +1,4 @@
-"""The DAgger recipe measured: what each stage cost, what round 2 changed, what the winner does.
+"""The DAgger recipe measured: what each stage cost, what each round changed, what the winner does.
 
     python benchmarks/recipe_benchmark.py [--config configs/chain/dagger.yaml] [--no-run]
                                           [--out benchmarks/results/recipe.json]
@@ -6,10 +6,11 @@
 Runs the chain (``scripts/chain.py --config CONFIG``: finished stages are skipped, so on a chain
 that already ran this only collects) unless ``--no-run``, then reads the stages' own outputs:
 each stage's seconds (``chain_stage.json``), each training round's steps and held-out turn
-metrics (``metrics.json``), the DAgger stage's episodes (``record_log.jsonl``: solved, labelled
-steps, steps where the student's action agreed with the oracle's), the selection on the
-validation seeds (``select.json``: round 1 against round 2 per task family) and the winner's
-live evaluation on the test seeds (``results.json``, trained and held-out tasks apart).
+metrics (``metrics.json``; the rounds are the chain's ``training`` stages in order), each DAgger
+stage's episodes (``record_log.jsonl``: solved, labelled steps, steps where the student's action
+agreed with the oracle's), the selection on the validation seeds (``select.json``: the rounds
+per task family) and the winner's live evaluation on the test seeds (``results.json``, trained
+and held-out tasks apart). Data and training are every stage before ``select``.
 Targets (issue 18): new seeds of trained tasks >= 95%, every trained family >= 80%, held-out
 tasks >= 50%, <= 6 s per episode on trained tasks, data + DAgger + training <= 90 minutes.
 """
@@ -27,7 +28,7 @@ import yaml
 from common import REPO, finish, machine_info
 from targets import Target
 
-DATA_AND_TRAINING = ("record", "build", "train", "dagger", "build-mix", "train-2")
+AFTER_TRAINING = ("select", "eval", "report")  # the chain's stages that are not data or training
 TRAINED_SUCCESS, FAMILY_SUCCESS, HELDOUT_SUCCESS = 0.95, 0.80, 0.50
 SECONDS_PER_EPISODE, RECIPE_MINUTES = 6.0, 90.0
 
@@ -39,9 +40,13 @@ def read_json(path: Path) -> dict[str, Any]:
         raise SystemExit(f"error: {path}: {exc.strerror}; run the recipe first") from None
 
 
-def stage_outputs(config: Path) -> dict[str, Path]:
-    stages = yaml.safe_load(config.read_text(encoding="utf-8"))["stages"]
-    return {name: REPO / spec["output"] for name, spec in stages.items()}
+def chain_stages(config: Path) -> dict[str, dict[str, Any]]:
+    return yaml.safe_load(config.read_text(encoding="utf-8"))["stages"]
+
+
+def stages_running(stages: dict[str, dict[str, Any]], command: str) -> list[str]:
+    """The stages whose command starts with ``command`` (``-m training``), in chain order."""
+    return [name for name, spec in stages.items() if spec["command"].startswith(command)]
 
 
 def stage_seconds(outputs: dict[str, Path]) -> dict[str, float]:
@@ -121,15 +126,18 @@ def main() -> None:
     if not args.no_run:
         subprocess.run([sys.executable, "scripts/chain.py", "--config", str(args.config)],
                        cwd=REPO, check=True)
-    outputs = stage_outputs(REPO / args.config)
+    stages = chain_stages(REPO / args.config)
+    outputs = {name: REPO / spec["output"] for name, spec in stages.items()}
     seconds = stage_seconds(outputs)
-    minutes = sum(seconds[s] for s in DATA_AND_TRAINING if s in seconds) / 60
+    minutes = sum(v for name, v in seconds.items() if name not in AFTER_TRAINING) / 60
     evaluation = read_json(outputs["eval"] / "results.json")
+    rounds = stages_running(stages, "-m training")
     payload = {
         "machine": machine_info(), "chain": str(args.config), "stage_seconds": seconds,
-        "rounds": {"round 1": training_round(outputs["train"]),
-                   "round 2": training_round(outputs["train-2"])},
-        "dagger": dagger_figures(outputs["dagger"]),
+        "rounds": {f"round {i}": training_round(outputs[name])
+                   for i, name in enumerate(rounds, start=1)},
+        "dagger": {name: dagger_figures(outputs[name])
+                   for name in stages_running(stages, "-m datagen dagger")},
         "select": read_json(outputs["select"] / "select.json"),
         "eval": evaluation, "eval_command": evaluation["command"],
         "targets": [t.to_dict() for t in winner_targets(evaluation, minutes)],

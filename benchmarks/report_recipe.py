@@ -2,9 +2,9 @@
 
     parts += recipe_section(results["recipe"])   # written by benchmarks/recipe_benchmark.py
 
-Issue 18's targets, the stages' times, the two training rounds, the DAgger stage's episodes,
-round 1 against round 2 on the validation seeds per task family, and the winner on the test
-seeds with trained and held-out tasks apart; where it ran, the winner on every task with an
+Issue 18's targets, the stages' times, the training rounds, each DAgger round's episodes,
+the rounds against each other on the validation seeds per task family, and the winner on the
+test seeds with trained and held-out tasks apart; where it ran, the winner on every task with an
 oracle policy (``eval_recipe_winner.json``).
 """
 
@@ -42,13 +42,14 @@ def recipe_section(recipe: dict[str, Any] | None, breadth: dict[str, Any] | None
                            [[name, r["records"], r["steps"], r["epochs"], r["seconds_per_step"],
                              _percent(r["exact_call_match"]), _percent(r["valid_call_rate"]),
                              r["held_out_turns"]] for name, r in recipe["rounds"].items()]), ""]
-    d = recipe["dagger"]
-    out += [(f"DAgger round: the round-1 student played {d['episodes']} episodes "
-            f"({d['solved']} solved, {d['seconds_per_episode']:.1f} s each); the oracle labelled "
-            f"{d['labelled_steps']} steps; the student's action agreed with the oracle's on "
-            f"{d['agreed']} of {d['student_actions']}."), ""]
+    for number, d in enumerate(recipe["dagger"].values(), start=1):
+        out += [(f"DAgger round {number}: the round-{number} student played {d['episodes']} "
+                f"episodes ({d['solved']} solved, {d['seconds_per_episode']:.1f} s each); the "
+                f"oracle labelled {d['labelled_steps']} steps; the student's action agreed with "
+                f"the oracle's on {d['agreed']} of {d['student_actions']}."), ""]
     selection = select_markdown(recipe["select"]).splitlines()[1:]  # without its own title
-    out += ["Round 1 against round 2 on the validation seeds (`eval select`):", *selection, ""]
+    out += ["The rounds against each other on the validation seeds (`eval select`):", *selection,
+            ""]
     out += ["The winner on the test seeds:", ""]
     out += eval_section("", recipe, "recipe")[2:]  # without its heading
     if breadth is not None:
