@@ -23,7 +23,9 @@ of every compared line.
 
 The element acted on (found again by its backend node id) is reported first: a text field's new
 state as its value (a redacted one as "filled"), any other element's new line when it changed (a
-box now checked). Then what else is new, with current refs: at most ``MAX_LISTED`` lines, each
+box now checked; an element typed into that holds no value of its own, a terminal whose keys go
+to a hidden field, by its line too -- with the end of a typing surface's text, where what was
+typed shows). Then what else is new, with current refs: at most ``MAX_LISTED`` lines, each
 cut to ``LISTED_CHARS``, so the line stays short on any page. A text selection shows in no
 capture: after ``select_text`` (accepted only once the page reported the passage selected) the
 line says it is selected, then what else changed.
@@ -36,6 +38,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from pipeline.agent.history import element_label
+from pipeline.distill.markup import typing_surface
 from pipeline.distill.model import DistilledPage
 from pipeline.live.selection import quote
 from pipeline.query.summary import field_state
@@ -92,11 +95,12 @@ def effect_line(previous: PreviousStep | None, page: DistilledPage) -> str:
     target = _target_after(action, before, after)
     if target is not None:  # the element acted on first, then the rest of the page
         was, now = _own_line(lines_before, action.arguments["index"]), _own_line(lines_after, target)
-        if action.name in ("type", "clear"):
+        shown = after.refs[target].attrs
+        if action.name in ("type", "clear") and ("value" in shown or "empty" in shown):
             parts.append(_field_state(after, target, action.name))
         elif was != now:
             label = f"[{target}] {element_label(after, target)}".rstrip()
-            parts.append(f"{label} changed: {trim_text(now, LISTED_CHARS)}")
+            parts.append(f"{label} changed: {_cut_line(now, typing_surface(shown))}")
         lines_before = [line for line in lines_before if line[2] != action.arguments["index"]]
         lines_after = [line for line in lines_after if line[2] != target]
     parts.append(_changes(lines_before, lines_after))
@@ -133,6 +137,16 @@ def _render_lines(page: DistilledPage) -> list[tuple[str, str, int | None]]:
             masked = _DIGITS.sub("0", compared) if _CLOCK.search(compared) else compared
             out.append((full, masked, None))
     return out
+
+
+def _cut_line(line: str, ends_last: bool) -> str:
+    """An element's line cut to ``LISTED_CHARS``: its start (``trim_text``), or for a typing
+    surface its opening tag and the end of its text, where its latest command and output are."""
+    head = line.find(">") + 1
+    if not ends_last or len(line) <= LISTED_CHARS or not 0 < head < LISTED_CHARS // 2:
+        return trim_text(line, LISTED_CHARS)
+    tail = line[len(line) - (LISTED_CHARS - head - 1):]
+    return line[:head] + "…" + tail[tail.find(" ") + 1:]  # from a word's start
 
 
 def _own_line(lines: list[tuple[str, str, int | None]], ref: int) -> str:

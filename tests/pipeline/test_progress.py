@@ -117,6 +117,19 @@ def test_a_blinking_block_cursor_is_no_effect_while_a_typed_command_is():
     assert "changed nothing" not in effect_line(PreviousStep(before, click), typed)
 
 
+def test_typing_into_a_terminal_reports_its_end_not_an_empty_field():
+    # the keys go to a hidden field the click focused; the terminal itself holds no value, and
+    # "is still empty" sent a student typing "help" again and again
+    banner = "Welcome! Type help for a list of available commands. Last login: Mon Dec 07 2026"
+    prompt = f'<div id="terminal" onclick="1"><p>{banner}</p><span>user$ {{}}</span></div>'
+    before = distill(live_page(extra=prompt.format("█")))
+    typed = distill(live_page(extra=prompt.format("help █")))
+    line = effect_line(PreviousStep(before, make_call(
+        "type", index=ref_of(before, "terminal"), text="help")), typed)
+    assert "still empty" not in line and "holds" not in line
+    assert 'changed: <div id=terminal>…' in line and "user$ help</div>;" in line, line
+
+
 def test_new_elements_are_listed_with_their_refs_and_the_line_stays_short():
     buttons = "".join(f"<button>Option number {i} of the long list</button>" for i in range(12))
     before = distill(live_page())
