@@ -176,6 +176,10 @@ SECTIONS = (
         "edf232b (an editor's keys, a terminal's latest output, a slider's shown value, DAgger's "
         "oracle restarting the terminal, the text editor and book-flight where a student left "
         "them; the same 1,465 + 1,117 steps, as overrides), played at the same engine")),
+    ("eval_browsergym_s64", (
+        "BrowserGym MiniWoB benchmark, all five rounds (625 episodes): the recipe re-run at "
+        "b6e94d3 (a menu item that opens a submenu says so, the terminal's help read before "
+        "its ls; the same 1,465 + 1,117 steps, as overrides), played at the same engine")),
 )
 STEPS_CURVES = ("browsergym_steps", "browsergym_dagger", "browsergym_dagger2")
 EVAL_RESULTS = (*(name for name, _ in SECTIONS), "agent", "throughput_cache")
