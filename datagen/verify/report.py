@@ -94,15 +94,14 @@ def build_report(trajectories: Iterable[Trajectory]) -> VerifyReport:
         unverified += not trajectory.verdicts
         accepted += trajectory.accepted
         per_website[trajectory.website] += 1
-        failed = next((v for v in trajectory.verdicts if v.status == "fail"), None)
-        if failed is not None:
-            failing.setdefault(trajectory.website, Counter())[failed.code or "(none)"] += 1
         for verdict in trajectory.verdicts:
             counts = stats[verdict.stage]
             setattr(counts, _FIELD[verdict.status], getattr(counts, _FIELD[verdict.status]) + 1)
             if verdict.status == "pass":
                 continue
             key = (verdict.stage, verdict.status, verdict.code or "(none)")
+            if verdict.status == "fail":  # a failed stage skips the later ones: one a trajectory
+                failing.setdefault(trajectory.website, Counter())[key[2]] += 1
             if key not in reasons:
                 example = verdict.reason.partition(":")[2].strip()[:EXAMPLE_CHARS]
                 reasons[key] = ReasonCount(*key, 0, example)

@@ -42,7 +42,7 @@ from pipeline.distill.markup import typing_surface
 from pipeline.distill.model import DistilledPage
 from pipeline.live.selection import quote
 from pipeline.query.summary import field_state
-from pipeline.render.elements import trim_text
+from pipeline.render.elements import text_end, trim_text
 from pipeline.render.options import RenderOptions
 from pipeline.render.walk import format_item, walk
 from pipeline.tools import ToolCall
@@ -145,8 +145,7 @@ def _cut_line(line: str, ends_last: bool) -> str:
     head = line.find(">") + 1
     if not ends_last or len(line) <= LISTED_CHARS or not 0 < head < LISTED_CHARS // 2:
         return trim_text(line, LISTED_CHARS)
-    tail = line[len(line) - (LISTED_CHARS - head - 1):]
-    return line[:head] + "…" + tail[tail.find(" ") + 1:]  # from a word's start
+    return line[:head] + text_end(line[head:], LISTED_CHARS - head)
 
 
 def _own_line(lines: list[tuple[str, str, int | None]], ref: int) -> str:

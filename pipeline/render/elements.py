@@ -98,6 +98,14 @@ def shown_text(node: DNode, text: str, limit: int) -> str:
     (a terminal's latest command and output), the start of any other's (``trim_text``)."""
     if len(text) <= limit or not typing_surface(node.attrs):
         return trim_text(text, limit)
+    return text_end(text, limit)
+
+
+def text_end(text: str, limit: int) -> str:
+    """The end of ``text`` in at most ``limit`` characters after an ellipsis, from a word's
+    start where one begins in it."""
+    if len(text) <= limit:
+        return text
     cut = text.find(" ", len(text) - limit + 2)
     return "…" + (text[cut:] if cut != -1 else text[len(text) - limit + 1:])
 
