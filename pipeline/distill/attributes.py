@@ -88,9 +88,16 @@ def _states(node: Node, out: dict[str, str]) -> None:
     for key in _BOOLEAN_ATTRIBUTES:
         if out.get(key) == "":
             out[key] = "true"
-    popup = out.pop("aria-haspopup", "").strip().lower()
-    if popup not in ("", "false"):
-        out["haspopup"] = "true" if popup == "menu" else popup
+    popup = popup_kind(out.pop("aria-haspopup", ""))
+    if popup:
+        out["haspopup"] = popup
+
+
+def popup_kind(haspopup: str) -> str:
+    """What an ``aria-haspopup`` value says the element opens: "" nothing, "true" a menu (ARIA's
+    ``menu`` and ``true`` are one), else the popup's kind (``listbox``, ``dialog`` ...)."""
+    popup = haspopup.strip().lower()
+    return "" if popup in ("", "false") else "true" if popup == "menu" else popup
 
 
 def _value(node: Node, out: dict[str, str]) -> None:

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pipeline.aria import input_type
+from pipeline.distill.attributes import popup_kind
 from pipeline.distill.model import Heading, Landmark
 from pipeline.distill.svg_markup import outline_box
 from pipeline.query.index import Entry, Field, PageIndex, make_field
@@ -72,8 +73,8 @@ def acted_on(entry: Entry, filled: bool = True) -> bool:
     field's value is no sign of it (a step that clicks does not fill: the textarea to click
     holds the page's own text)."""
     attrs = entry.dnode.attrs
-    highlight = entry.node.role == "menuitem" and entry.node.attributes.get(
-        "aria-haspopup", "false").lower() in ("false", "")
+    highlight = entry.node.role == "menuitem" and not popup_kind(
+        entry.node.attributes.get("aria-haspopup", ""))
     done = _DONE_STATES_OF_MENU_ITEMS if highlight else _DONE_STATES
     if entry.placed or outline_box(entry.node) or any(attrs.get(key) == "true" for key in done):
         return True

@@ -46,6 +46,12 @@ class Live:
     def click(self, selector: str) -> None:
         self.session.run(self.page.click(selector))
 
+    def keys(self, text: str, then: str | None = None) -> None:
+        """Type ``text`` where the focus is, then press ``then`` (a command and its Enter)."""
+        self.session.run(self.page.keyboard.type(text))
+        if then is not None:
+            self.session.run(self.page.keyboard.press(then))
+
     def label(self):
         return self.session.run(next_label(self.page, self.episode))
 
@@ -250,11 +256,10 @@ def test_terminal_after_a_listing_and_with_a_wrong_command_typed(capture_session
     # click, so every label was the click, and a second "ls" after the listing
     live = Live(capture_session, miniwob_base, "terminal")
     live.click("#terminal")
-    capture_session.run(live.page.keyboard.type("ls"))
-    capture_session.run(live.page.keyboard.press("Enter"))
+    live.keys("ls", then="Enter")
     act = live.label()
     assert act.op == "TYPE" and act.value.startswith("rm "), act  # no click, no second ls
-    capture_session.run(live.page.keyboard.type("cat"))
+    live.keys("cat")
     act = live.label()
     assert (act.original_op, act.value) == ("PRESS", "Backspace"), act
     assert live.finish() > 0
@@ -267,8 +272,7 @@ def test_terminal_asks_for_help_then_lists(capture_session, miniwob_base):
     live.click("#terminal")
     act = live.label()
     assert (act.op, act.value) == ("TYPE", "help"), act
-    capture_session.run(live.page.keyboard.type("help"))
-    capture_session.run(live.page.keyboard.press("Enter"))
+    live.keys("help", then="Enter")
     act = live.label()
     assert (act.op, act.value) == ("TYPE", "ls"), act
     assert live.finish() > 0
