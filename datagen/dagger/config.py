@@ -27,6 +27,8 @@ class DaggerConfig:
     # split, but the held-out tasks of datagen.miniwob.heldout: no training run sees them)
     seeds_per_task: int = 2
     seed: int = FIRST_SEED  # episode seeds seed .. seed+seeds_per_task-1
+    seeds_on_failure: int = 0  # then this many more seeds of every task the student failed on
+    # one of those seeds at least: the labelling budget goes where the student errs
     workers: int = 2  # episodes at once, each in its own browser; the student batches their turns
     limit: int | None = None  # only the first `limit` episodes of the plan (seed-major order)
     tasks_per_file: int = 50
@@ -58,7 +60,7 @@ class DaggerConfig:
             problems.append(f"split: {self.split!r} must be a folder name such as train")
         if self.mode not in MODES:
             problems.append(f"mode: {self.mode!r} -- use one of {', '.join(MODES)}")
-        last = self.seed + self.seeds_per_task - 1
+        last = self.seed + self.seeds_per_task + self.seeds_on_failure - 1
         if not FIRST_SEED <= self.seed <= last < FIRST_SEED + SEED_RANGE:
             problems.append(f"seed: {self.seed}..{last} leaves "
                             f"DAgger's range {FIRST_SEED}..{FIRST_SEED + SEED_RANGE - 1} (below "
@@ -67,8 +69,9 @@ class DaggerConfig:
                     "episode_max_time_ms", "target_wait_ms"):
             if getattr(self, key) < 1:
                 problems.append(f"{key}: {getattr(self, key)} must be at least 1")
-        if self.max_negatives < 0 or self.after_action_ms < 0:
-            problems.append("max_negatives and after_action_ms must be 0 or more")
+        if min(self.max_negatives, self.after_action_ms, self.seeds_on_failure) < 0:
+            problems.append("max_negatives, after_action_ms and seeds_on_failure must be 0 or "
+                            "more")
         if not 0 < self.episode_budget_s < self.episode_timeout_s:
             problems.append(f"episode_budget_s: {self.episode_budget_s} must be positive and "
                             f"below episode_timeout_s ({self.episode_timeout_s})")

@@ -80,12 +80,7 @@ async def _dagger(config: DaggerConfig, student: Policy | None) -> dict[str, Any
             serve_miniwob() as base:
         done = shards.ids | settled_ids(read_log(log_path))
         todo = [(t, s) for t, s in plan(config) if annotation_id(t, s) not in done]
-        if todo and student is None:
-            student = load_student(config)
-        queue: asyncio.Queue[tuple[str, int]] = asyncio.Queue()
-        for item in todo:
-            queue.put_nowait(item)
-        bar = tqdm(total=len(todo), desc="dagger episodes", unit="ep", disable=not todo)
+        bar = tqdm(total=len(todo), desc="dagger episodes", unit="ep")
 
         def done_one(attempt: Attempt, record: dict[str, Any] | None) -> None:
             if record is not None:
@@ -96,10 +91,25 @@ async def _dagger(config: DaggerConfig, student: Policy | None) -> dict[str, Any
             bar.set_postfix(steps=sum(a.steps for a in run),
                             solved=sum(bool(a.detail.get("success")) for a in run))
 
-        workers = min(config.workers, max(1, len(todo)))
-        found = await asyncio.gather(*(_worker(queue, base, student, settings, config, done_one)
-                                       for _ in range(workers)))
-        versions = found[0]
+        async def play(pairs: list[tuple[str, int]]) -> dict[str, str]:
+            nonlocal student
+            if pairs and student is None:
+                student = load_student(config)
+            queue: asyncio.Queue[tuple[str, int]] = asyncio.Queue()
+            for item in pairs:
+                queue.put_nowait(item)
+            workers = min(config.workers, max(1, len(pairs)))
+            found = await asyncio.gather(*(_worker(queue, base, student, settings, config,
+                                                   done_one) for _ in range(workers)))
+            return found[0]
+
+        versions = await play(todo)
+        more = [(t, s) for t, s in followup_plan(config, read_log(log_path))
+                if annotation_id(t, s) not in done]
+        if more:
+            bar.total += len(more)
+            bar.refresh()
+            versions = await play(more)
         bar.close()
         files = [str(p) for p in shards.files]
     attempts = read_log(log_path)
@@ -107,11 +117,25 @@ async def _dagger(config: DaggerConfig, student: Policy | None) -> dict[str, Any
         "command": "python -m datagen dagger", "config": config_to_dict(config),
         "versions": versions, "files": files,
         "plan": {"tasks": len(config.task_names()), "seeds_per_task": config.seeds_per_task,
-                 "episodes": len(plan(config)), "skipped_done": len(plan(config)) - len(todo)},
+                 "episodes": len(plan(config)), "skipped_done": len(plan(config)) - len(todo),
+                 "seeds_on_failure": config.seeds_on_failure,
+                 "more_seeds_for": sorted({t for t, _ in followup_plan(config, attempts)})},
         "dagger": dagger_stats(attempts),
     })
     (out / MANIFEST_NAME).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     return manifest
+
+
+def followup_plan(config: DaggerConfig, attempts: list[Attempt]) -> list[tuple[str, int]]:
+    """The ``seeds_on_failure`` seeds after the plan's (seed-major) of every task whose student
+    failed on one of the plan's seeds at least (an episode not played yet or crashed says
+    nothing)."""
+    planned = set(plan(config))
+    failed = {a.task for a in attempts
+              if (a.task, a.seed) in planned and a.detail and not a.detail["success"]}
+    first = config.seed + config.seeds_per_task
+    return [(task, seed) for seed in range(first, first + config.seeds_on_failure)
+            for task in config.task_names() if task in failed]
 
 
 async def _worker(queue: asyncio.Queue, base: str, student: Policy, settings: DaggerSettings,

@@ -16,7 +16,8 @@ import pytest
 
 from datagen import cli
 from datagen.dagger import DaggerConfig, run_dagger
-from datagen.miniwob.manifest import LOG_NAME, read_log
+from datagen.dagger.run import followup_plan
+from datagen.miniwob.manifest import LOG_NAME, Attempt, read_log
 from pipeline.config import load_config
 from pipeline.errors import FormatError
 
@@ -42,16 +43,21 @@ def test_dagger_labels_the_students_states_and_build_accepts_them(tiny_checkpoin
 
     require_chromium()
     out = tmp_path / "dagger"
+    # both tasks take three actions, so two steps fail every episode and each task gets the
+    # one seed more that seeds_on_failure gives
     config = load_config(DaggerConfig, None, [f"checkpoint={tiny_checkpoint}",
-                                              f"output_dir={out}", "seeds_per_task=2", *QUICK])
+                                              f"output_dir={out}", "seeds_per_task=2",
+                                              "seeds_on_failure=1", *QUICK])
     manifest = run_dagger(config)  # two episodes at a time (workers=2), one student
     assert config.workers == 2
-    assert manifest["episodes"]["attempted"] == 4 and manifest["episodes"]["crashed"] == 0
+    assert manifest["episodes"]["attempted"] == 6 and manifest["episodes"]["crashed"] == 0
+    assert manifest["plan"]["more_seeds_for"] == ["enter-password", "login-user"]
     stats = manifest["dagger"]
-    assert 4 <= stats["labelled_steps"] <= 8 and 0 <= stats["differed_share"] <= 1
+    assert 6 <= stats["labelled_steps"] <= 12 and 0 <= stats["differed_share"] <= 1
     tasks = shard_tasks(out)
     assert sorted(t["annotation_id"] for t in tasks) == sorted(
-        f"miniwob-dagger-{t}-s{s}" for t in ("login-user", "enter-password") for s in (5000, 5001))
+        f"miniwob-dagger-{t}-s{s}" for t in ("login-user", "enter-password")
+        for s in (5000, 5001, 5002))
     for task in tasks:
         assert len(task["action_reprs"]) == len(task["actions"])
         first = task["actions"][0]
@@ -98,10 +104,30 @@ def test_a_killed_dagger_run_resumes_without_losing_or_repeating(tiny_checkpoint
     assert sorted(logged) == sorted(set(logged))  # no episode played twice
 
 
+def test_more_seeds_go_to_the_tasks_the_student_failed():
+    config = load_config(DaggerConfig, None, ["checkpoint=run", "seeds_per_task=2",
+                                              "seeds_on_failure=2", f"tasks={TASKS}"])
+
+    def played(task: str, seed: int, success: bool | None) -> Attempt:
+        detail = {} if success is None else {"success": success}
+        return Attempt(f"miniwob-dagger-{task}-s{seed}", task, seed,
+                       "crashed" if success is None else "written", detail=detail)
+
+    solved = [played("login-user", 5000, True), played("enter-password", 5000, True)]
+    assert followup_plan(config, solved) == []
+    crash = solved + [played("enter-password", 5001, None)]
+    assert followup_plan(config, crash) == []  # a crash says nothing of the student
+    failed = solved + [played("enter-password", 5001, False)]
+    assert followup_plan(config, failed) == [("enter-password", 5002), ("enter-password", 5003)]
+    # a failure on a follow-up seed asks for nothing more
+    assert followup_plan(config, [*solved, played("login-user", 5003, False)]) == []
+
+
 def test_dagger_config_names_its_problems():
     with pytest.raises(FormatError) as caught:
-        load_config(DaggerConfig, None, ["seed=10000", "tasks=[no-such-task]", "mode=flat"])
+        load_config(DaggerConfig, None, ["seed=9998", "seeds_on_failure=1",
+                                         "tasks=[no-such-task]", "mode=flat"])
     text = str(caught.value)
-    for key in ("checkpoint:", "seed: 10000..10001", "tasks: no oracle policy for no-such-task",
+    for key in ("checkpoint:", "seed: 9998..10000", "tasks: no oracle policy for no-such-task",
                 "mode: 'flat'"):
         assert key in text
