@@ -6,6 +6,7 @@
     # 'Last action\'s effect: 2 new: [4]<button>OK</button>, Saved!; 1 gone.'
     # 'Last action\'s effect: [9] Remember me changed: <input type=checkbox checked=true />; ...'
     # 'Last action\'s effect: "Lorem ipsum dolor" is selected; nothing else changed.'
+    # 'Last action\'s effect: [1] moved 30 px down; nothing else changed.'
 
 The live loop (``pipeline.agent.loop.play_episode``) and datagen (a recorded step and the step
 before it, ``datagen.build``) both write it with this function, from the page the action was taken
@@ -28,7 +29,10 @@ to a hidden field, by its line too -- with the end of a typing surface's text, w
 typed shows). Then what else is new, with current refs: at most ``MAX_LISTED`` lines, each
 cut to ``LISTED_CHARS``, so the line stays short on any page. A text selection shows in no
 capture: after ``select_text`` (accepted only once the page reported the passage selected) the
-line says it is selected, then what else changed.
+line says it is selected, then what else changed. A drag says first how far and which way the
+element it took hold of moved (its box's centre), which no rendered line shows: a shape dragged
+the wrong way reads "moved 30 px up" against the task's "down"; a drag that moved it changed
+the page.
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ from pipeline.tools import ToolCall
 MAX_LISTED = 3  # new lines quoted at most
 LISTED_CHARS = 60  # each cut to this
 VALUE_CHARS = 40  # a field's value quoted up to this
+MOVED_PX = 5  # a dragged element's centre moving less than this on an axis stayed there
 HEAD = "Last action's effect: "
 _REF = re.compile(r"^\*?\[\d+\]")
 _DIGITS = re.compile(r"\d+")
@@ -93,6 +98,9 @@ def effect_line(previous: PreviousStep | None, page: DistilledPage) -> str:
     lines_before, lines_after = _lines(before), _lines(after)
     parts: list[str] = []
     target = _target_after(action, before, after)
+    moved = _moved(action, before, after)
+    if moved:
+        parts.append(moved)
     if target is not None:  # the element acted on first, then the rest of the page
         was, now = _own_line(lines_before, action.arguments["index"]), _own_line(lines_after, target)
         shown = after.refs[target].attrs
@@ -111,6 +119,8 @@ def changed_nothing(previous: PreviousStep, page: DistilledPage) -> bool:
     """Whether ``page`` shows what ``previous.page`` showed (same URL, title and lines)."""
     before = previous.page
     if (before.state.url, before.state.title) != (page.state.url, page.state.title):
+        return False
+    if previous.action is not None and _moved(previous.action, before, page):
         return False
     return Counter(b for _, b, _ in _lines(before)) == Counter(b for _, b, _ in _lines(page))
 
@@ -180,6 +190,28 @@ def _target_after(action: ToolCall, before: DistilledPage, after: DistilledPage)
     """The ref on ``after`` of the element ``action`` acted on (found by its backend id)."""
     index = action.arguments.get("index")
     return after.ref_of(before.backend_id(index) if index in before.refs else None)
+
+
+def _moved(action: ToolCall, before: DistilledPage, after: DistilledPage) -> str:
+    """How a drag moved the element it took hold of: ``[1] moved 30 px down`` (its box's centre;
+    a resize handle moves as the box it resizes grows). An axis counts when it moved
+    ``MOVED_PX`` or more and a quarter of the other axis's move at least (the mouse's few pixels
+    of wobble across a straight drag are no move); "" for any other action, or when it stayed."""
+    if action.name != "drag":
+        return ""
+    target = _target_after(action, before, after)
+    if target is None:
+        return ""
+    was = before.state.nodes[before.refs[action.arguments["index"]].node_id].bounds
+    now = after.state.nodes[after.refs[target].node_id].bounds
+    if was is None or now is None:
+        return ""
+    deltas = [(now[axis] + now[axis + 2] / 2) - (was[axis] + was[axis + 2] / 2) for axis in (0, 1)]
+    largest = max(abs(delta) for delta in deltas)
+    steps = [f"{round(abs(delta))} px {forth if delta > 0 else back}"
+             for delta, (back, forth) in zip(deltas, (("left", "right"), ("up", "down")))
+             if abs(delta) >= max(MOVED_PX, largest / 4)]
+    return f"[{target}] moved " + " and ".join(steps) if steps else ""
 
 
 def _field_state(page: DistilledPage, ref: int, tool: str) -> str:

@@ -11,7 +11,7 @@ from distill_helpers import page as html_page
 from pipeline.agent.conversation import opening
 from pipeline.agent.history import history_line
 from pipeline.agent.observe import observe
-from pipeline.agent.progress import PreviousStep, effect_line
+from pipeline.agent.progress import PreviousStep, changed_nothing, effect_line
 from pipeline.distill import distill
 from pipeline.model.token_count import count_tokens
 from pipeline.page_state import PageState
@@ -128,6 +128,30 @@ def test_typing_into_a_terminal_reports_its_end_not_an_empty_field():
         "type", index=ref_of(before, "terminal"), text="help")), typed)
     assert "still empty" not in line and "holds" not in line
     assert 'changed: <div id=terminal>…' in line and "user$ help</div>;" in line, line
+
+
+def test_a_drag_says_how_far_and_which_way_its_element_moved():
+    # MiniWoB++ drag-circle: the circle's line is the same wherever it sits, so only its box
+    # tells a drag down from a drag up (or from one that moved nothing: "changed nothing")
+    shape = '<div id="area"><span id="circle" onclick="1" data-box="{},{},20,20"></span></div>'
+    before = distill(live_page(extra=shape.format(100, 100)))
+    drag = make_call("drag", index=ref_of(before, "circle"), dx=0, dy=30)
+    after = distill(live_page(extra=shape.format(100, 130), clock=57))
+    ref = ref_of(after, "circle")
+    assert effect_line(PreviousStep(before, drag), after) == (
+        f"Last action's effect: [{ref}] moved 30 px down; nothing else changed.")
+    assert not changed_nothing(PreviousStep(before, drag), after)
+    wobbly = distill(live_page(extra=shape.format(67, 104)))  # the mouse's wobble is no move
+    assert f"[{ref}] moved 33 px left;" in effect_line(PreviousStep(before, drag), wobbly)
+    both = distill(live_page(extra=shape.format(120, 60)))
+    assert f"[{ref}] moved 20 px right and 40 px up;" in effect_line(PreviousStep(before, drag),
+                                                                     both)
+    stayed = distill(live_page(extra=shape.format(100, 100)))
+    assert effect_line(PreviousStep(before, drag), stayed) == (
+        "Last action's effect: that drag changed nothing on the page.")
+    # a click's element moving (a layout shift) is no effect of the click
+    click = make_call("click", index=ref_of(before, "circle"))
+    assert changed_nothing(PreviousStep(before, click), after)
 
 
 def test_new_elements_are_listed_with_their_refs_and_the_line_stays_short():
