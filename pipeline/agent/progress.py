@@ -93,14 +93,12 @@ def effect_line(previous: PreviousStep | None, page: DistilledPage) -> str:
     if action.name == "select_text":  # no capture shows a selection: the action's own word
         changes = _changes(_lines(before), _lines(after))
         return f"{HEAD}{quote(action.arguments['text'])} is selected; {changes}."
-    if changed_nothing(previous, page):
+    moved = _moved(action, before, after)
+    if not moved and _same_lines(before, after):
         return f"{HEAD}that {_VERB[action.name]} changed nothing on the page."
     lines_before, lines_after = _lines(before), _lines(after)
-    parts: list[str] = []
+    parts = [moved] if moved else []
     target = _target_after(action, before, after)
-    moved = _moved(action, before, after)
-    if moved:
-        parts.append(moved)
     if target is not None:  # the element acted on first, then the rest of the page
         was, now = _own_line(lines_before, action.arguments["index"]), _own_line(lines_after, target)
         shown = after.refs[target].attrs
@@ -122,7 +120,11 @@ def changed_nothing(previous: PreviousStep, page: DistilledPage) -> bool:
         return False
     if previous.action is not None and _moved(previous.action, before, page):
         return False
-    return Counter(b for _, b, _ in _lines(before)) == Counter(b for _, b, _ in _lines(page))
+    return _same_lines(before, page)
+
+
+def _same_lines(before: DistilledPage, after: DistilledPage) -> bool:
+    return Counter(b for _, b, _ in _lines(before)) == Counter(b for _, b, _ in _lines(after))
 
 
 def _lines(page: DistilledPage) -> list[tuple[str, str, int | None]]:

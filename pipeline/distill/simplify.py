@@ -130,11 +130,8 @@ def _touching(before, after) -> bool:
 
 
 def _inline_level(node) -> bool:
-    """The element flows inline with its neighbours (inline, inline-block, contents)."""
-    display = node.styles.get("display")
-    if display:
-        return display in ("inline", "inline-block", "contents")
-    return node.tag in _INLINE_TAGS
+    """The element flows inline with its neighbours: inline, or an inline-block box."""
+    return _inline(node) or node.styles.get("display") == "inline-block"
 
 
 def _block_of(nodes, node_id: int | None, cache: dict[int, int]) -> int | None:
