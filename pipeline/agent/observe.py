@@ -29,7 +29,7 @@ from pipeline.query import QueryResult, index_for, query_elements
 from pipeline.query.asked_passage import asked_passage
 from pipeline.query.counted import counted
 from pipeline.query.dates import page_months, year_jump
-from pipeline.query.editor_keys import editor_keys
+from pipeline.query.editor_keys import editor_colour, editor_keys
 from pipeline.query.filters import role_test
 from pipeline.query.format import result_line
 from pipeline.query.given_values import given_value
@@ -105,15 +105,16 @@ def step_candidates(task: str, history: Sequence[str], page: DistilledPage,
     page or the task says of its value (``_shown_value``); until the history selected text,
     the passage the task asks to highlight follows the candidates (``asked_passage``); an
     editor whose key is due (``editor_keys``: select everything, a style's shortcut) leads,
-    the key beside it."""
+    the key beside it, and so does the colour picker's part due (``editor_colour``)."""
     plan, found = planned_search(task, history, page)
     refs = [ref for ref in found.refs if ref != avoid]
     if avoid in found.refs[:count]:
         refs = [*refs[:count - 1], avoid]
     index = index_for(page)
     keys = editor_keys(index, task, history)
-    if keys:
-        refs = [keys[0], *(ref for ref in refs if ref != keys[0])]
+    lead = keys[0] if keys else editor_colour(index, task, history)
+    if lead is not None:
+        refs = [lead, *(ref for ref in refs if ref != lead)]
     if not refs:
         return "Candidates for this step: none; find elements with the query tools."
     places = drop_places(index, task, refs[0])

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pipeline.distill.colours import painted_colour
 from pipeline.distill.filters import NOISE_TAGS
 from pipeline.query.index import PageIndex
 from pipeline.query.scoring import Query
@@ -44,14 +45,16 @@ def hidden_openers(index: PageIndex, names: Sequence[Query], words: Sequence[Que
     controls = _controls(index)
     openers: dict[int, int] = {}
     for node in state.nodes:
-        if node.kind != "text" or shown[node.id] or node.parent is None \
-                or state.nodes[node.parent].tag in NOISE_TAGS:
+        if shown[node.id] or node.parent is None or state.nodes[node.parent].tag in NOISE_TAGS:
             continue
-        stems = analyse(node.text)[0]
-        if labels_only and len(stems) > MAX_LABEL_WORDS:
+        if node.kind == "text":
+            stems, held_by = analyse(node.text)[0], node.parent
+        else:  # a swatch of a closed colour picker: its paint
+            stems, held_by = analyse(painted_colour(node, state))[0], node.id
+        if not stems or labels_only and len(stems) > MAX_LABEL_WORDS:
             continue
         if any(phrase in f" {' '.join(stems)} " for phrase in phrases):
-            opener = _opener(index, node.parent, controls)
+            opener = _opener(index, held_by, controls)
             if opener is not None:
                 overlap = len(wanted.intersection(stems))
                 openers[opener] = max(overlap, openers.get(opener, 0))

@@ -7,7 +7,7 @@ from query_helpers import html_page
 
 from pipeline.agent.observe import step_candidates
 from pipeline.query import index_for
-from pipeline.query.editor_keys import editor_keys
+from pipeline.query.editor_keys import editor_colour, editor_keys
 
 EDITOR = """<div id="query">Using the text editor, give everything the style bold and press
 Submit.</div><div id="toolbar"><button class="ql-bold"></button><button class="ql-italic">
@@ -44,3 +44,33 @@ def test_the_editor_leads_the_planned_step_with_the_key_beside_it():
     lines = step_candidates(EVERYTHING, [CLICKED], page).splitlines()[1:]
     assert lines[0].endswith(" — press ControlOrMeta+a: select everything"), lines
     assert "contenteditable" not in lines[1] and "press" not in " ".join(lines[1:]), lines
+
+
+PICKER = """<div id="query">Using the text editor, make everything the color green and press
+Submit.</div><div id="toolbar"><button class="ql-bold"></button><span class="ql-color ql-picker">
+<span class="ql-picker-label" tabindex="0"></span><span class="ql-picker-options"{shut}>
+<span class="ql-picker-item" tabindex="0" style="background-color: rgb(230, 0, 0)"></span>
+<span class="ql-picker-item" tabindex="0" style="background-color: rgb(0, 138, 0)"></span>
+</span></span></div><div id="editor"><div class="ql-editor" contenteditable="true">
+<p>Eros sodales. Odio.</p></div></div><button id="subbtn">Submit</button>"""
+GREEN = "Using the text editor, make everything the color green and press Submit."
+
+
+def test_a_colour_opens_the_picker_then_takes_its_swatch_once_the_text_is_selected():
+    # Quill's colour picker (MiniWoB++ text-editor): the swatches hide until the label is
+    # clicked, and only their paint names them
+    closed = index_for(html_page(PICKER.format(shut=' style="display:none"')))
+    label = next(ref for ref, entry in closed.entries.items()
+                 if entry.node.attributes.get("class") == "ql-picker-label")
+    selected = [CLICKED, "[key]  ControlOrMeta+a -> PRESS"]
+    assert editor_colour(closed, GREEN, [CLICKED]) is None  # nothing selected yet
+    assert editor_colour(closed, GREEN, selected) == label
+    lines = step_candidates(GREEN, selected, html_page(PICKER.format(shut=' style="display:none"')))
+    assert lines.splitlines()[1].startswith(f"[{label}]<span class=ql-picker-label"), lines
+    shown = index_for(html_page(PICKER.format(shut="")))
+    opened = [*selected, "[span]   -> CLICK"]
+    green = next(ref for ref, entry in shown.entries.items()
+                 if entry.dnode.attrs.get("color") == "green")
+    assert editor_colour(shown, GREEN, opened) == green
+    assert editor_colour(shown, GREEN, [*opened, "[span]   -> CLICK"]) is None  # picked
+    assert editor_colour(closed, EVERYTHING, selected) is None  # a style: a key, no picker
