@@ -195,7 +195,8 @@ def executed_call(step: LabelledStep, page: DistilledPage) -> ToolCall | None:
 
 def agrees(call: ToolCall, page: DistilledPage, act: Act, target: int, drop: int | None) -> bool:
     """Whether the student's executed call is the oracle's act, by the verifier's test of a
-    training step's action: the same operation, then the same key, or element and value."""
+    training step's action: the same operation, then the same key, or element and value (a
+    drag's drop target or offset)."""
     op = act_operation(act, drop)
     operation = Operation(op["op"], op["value"], op["original_op"])
     if not operation_matches(call, operation):

@@ -5,7 +5,8 @@ DistilledPage, and its recorded tool result must equal the fresh one. The target
 ref) must come back within the top ``k`` of at least one query -- in ``hybrid``/``full`` mode the
 observation may show it instead. The final action must act on a ref the model was shown (in a tool
 result or the observation; a model must not guess indices), resolve to a positive, and match the
-step's operation and value -- typed text the model could write from what it read: the task, the
+step's operation and value -- a drag onto the step's drop target or by an offset the step's
+way -- typed text the model could write from what it read: the task, the
 observation or a tool result (``grounding``; ``grounded_values=False`` lets any text pass). A
 passage to select names no element: it must be the step's, on the page, and read before.
 
@@ -13,12 +14,14 @@ passage to select names no element: it must be the step's, on the page, and read
 
 Reason codes, in the order they are checked: ``stale_tool_result``, ``no_positive``,
 ``wrong_operation``, ``unknown_ref``, ``unseen_ref``, ``target_not_retrieved``,
-``wrong_element``, ``wrong_value``, ``ungrounded_value``; for a passage ``wrong_operation``,
+``wrong_element``, ``wrong_value`` (a drag: ``wrong_drop``, ``wrong_offset``),
+``ungrounded_value``; for a passage ``wrong_operation``,
 ``passage_not_on_page``, ``wrong_value``, ``ungrounded_value``.
 """
 
 from __future__ import annotations
 
+import math
 import re
 
 from datagen.records import Mode, Operation, Step, Verdict
@@ -28,6 +31,7 @@ from pipeline.agent.execute import execute_offline
 from pipeline.agent.observe import without_tool_list
 from pipeline.agent.progress import HEAD as EFFECT_HEAD
 from pipeline.distill.model import DistilledPage
+from pipeline.html.mind2web_format import parse_drag_value
 from pipeline.query.passage import find_passage, same_passage
 from pipeline.tools import ToolCall
 
@@ -35,6 +39,7 @@ ANCESTOR_LEVELS = 3  # a positive without a ref counts through its nearest ref'd
 OBSERVATION_MARK = "\nCurrent page:\n"  # where ``pipeline.agent.prompts.user_turn`` puts the page
 _REF = re.compile(r"\[(\d+)\]")
 _CALL_FOR_OP = {"CLICK": "click", "TYPE": "type", "SELECT": "select"}
+DRAG_COSINE = 0.9  # a drag by an offset points the step's way within ~25 degrees
 _CALL_FOR_ORIGINAL_OP = {"HOVER": "hover", "SCROLL": "scroll", "DRAG": "drag", "CLEAR": "clear",
                          "PRESS": "press", "ENTER": "press", "SELECT_TEXT": "select_text"}
 _FREE_TEXT = {"type": "type writes", "select_text": "select_text quotes"}  # an action's own text
@@ -180,6 +185,27 @@ def option_matches(chosen: str, expected: str, options: list[tuple[str, str]]) -
                for text, value in options)
 
 
+def drag_problem(action: ToolCall, value: str, page: DistilledPage) -> str | None:
+    """Why a drag does not go where the step's DRAG value says: onto another element than its
+    ``to:<id>``, or by an offset that is not its ``by:dx,dy`` -- pointing more than ~25 degrees
+    away (``DRAG_COSINE``) or outside half to twice its length (a shape dragged down for "up",
+    a calendar's selection dragged over half its slots)."""
+    to_id, offset = parse_drag_value(value)
+    if offset is None:
+        onto = action.arguments.get("to_index")
+        if onto is None or page.backend_id(onto) != to_id:
+            return f"wrong_drop: dropped on [{onto}], the step drops onto backend id {to_id}"
+        return None
+    moved = (action.arguments.get("dx") or 0, action.arguments.get("dy") or 0)
+    wanted, length = math.hypot(*offset), math.hypot(*moved)
+    cosine = (moved[0] * offset[0] + moved[1] * offset[1]) / (wanted * length) if (
+        wanted and length) else 0.0
+    if cosine < DRAG_COSINE or not wanted / 2 <= length <= wanted * 2:
+        return (f"wrong_offset: dragged by {moved[0]},{moved[1]}, the step drags by "
+                f"{offset[0]},{offset[1]}")
+    return None
+
+
 def passage_problem(action: ToolCall, operation: Operation, page: DistilledPage) -> str | None:
     """Why a select_text action is not the step's selection (None: it is): another action, a
     passage the page does not show, another passage (whitespace aside)."""
@@ -195,7 +221,10 @@ def passage_problem(action: ToolCall, operation: Operation, page: DistilledPage)
 
 
 def value_problem(action: ToolCall, operation: Operation, page: DistilledPage) -> str | None:
-    """Why a type/select action's value is not the operation's (None: it is, or none applies)."""
+    """Why a type/select action's value, or a drag's destination, is not the operation's
+    (None: it is, or none applies)."""
+    if operation.original_op == "DRAG":
+        return drag_problem(action, operation.value, page)
     if operation.op == "TYPE":
         typed = action.arguments["text"]
         if not values_match_text(typed, operation.value):

@@ -10,6 +10,7 @@ from verify_helpers import conversation, fixture_page, good_signup_calls, make_s
 
 from datagen.verify.execution_stage import (
     check_execution,
+    drag_problem,
     option_matches,
     positive_refs,
     refs_in,
@@ -182,3 +183,24 @@ def test_typed_text_nobody_showed_is_ungrounded(page):
     assert "'Ada Lovelace'" in verdict.reason
     parsed = check_format(conversation(page, step, good_signup_calls(page)))[1]
     assert check_execution(parsed, step, page, "query_only", grounded_values=False).status == "pass"
+
+
+def test_a_drag_must_go_the_steps_way_and_onto_its_drop_target(page):
+    # a shape dragged down for "drag it up" did the wrong thing whatever element it held
+    up = "by:0,-30"
+    name = ref_of(page, "full-name")
+
+    def drag(**where):
+        return make_call("drag", index=name, **where)
+
+    assert drag_problem(drag(dx=0, dy=-30), up, page) is None
+    assert drag_problem(drag(dx=4, dy=-45), up, page) is None  # a little askew, a bit further
+    assert drag_problem(drag(dx=0, dy=30), up, page).startswith("wrong_offset: dragged by 0,30")
+    assert drag_problem(drag(dx=30, dy=0), up, page).startswith("wrong_offset")  # the other axis
+    assert drag_problem(drag(dx=0, dy=-90), up, page).startswith("wrong_offset")  # 3x as far
+    email = ref_of(page, "signup-email")
+    onto = f"to:{page.backend_id(email)}"
+    assert drag_problem(drag(to_index=email), onto, page) is None
+    other = make_call("drag", index=email, to_index=name)
+    assert drag_problem(other, onto, page).startswith("wrong_drop")
+    assert drag_problem(drag(dx=0, dy=-30), onto, page).startswith("wrong_drop")
