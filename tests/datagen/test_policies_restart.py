@@ -377,3 +377,26 @@ def test_slider_labels_read_the_sliders_value(capture_session, miniwob_base):
     live.js("() => $('#slider-1').slider('value', $('#slider-1').slider('value') === 0 ? 1 : 0)")
     assert live.label() == first
     assert live.finish() > 0
+
+
+@pytest.mark.parametrize("task", ["drag-circle", "drag-single-shape", "resize-textarea"])
+def test_a_drag_done_the_right_way_is_not_done_again_and_a_wrong_one_is_mended(
+        capture_session, miniwob_base, task):
+    # DAgger labelled "drag again" after a student's right drag: the recorded episodes go on to
+    # Submit from that state, and the two labels disagreed
+    live = Live(capture_session, miniwob_base, task)
+    first = live.label()
+    assert first.original_op == "DRAG", first
+    dx, dy = (int(n) for n in first.value.removeprefix("by:").split(","))
+    assert not live.step().done  # the right drag
+    assert live.label().target in (css("#subbtn"), css("#submit"))
+    wrong = Live(capture_session, miniwob_base, task)
+    assert wrong.label() == first
+    box = wrong.js(f"() => {{ const r = ({first.target})().getBoundingClientRect();"
+                   " return [r.x + r.width / 2, r.y + r.height / 2]; }")
+    mouse = wrong.page.mouse
+    for move in (mouse.move(*box), mouse.down(), mouse.move(box[0] - dx, box[1] - dy, steps=5),
+                 mouse.up()):  # the wrong way
+        capture_session.run(move)
+    assert wrong.label() == first  # dragged again the right way
+    assert wrong.finish() > 0

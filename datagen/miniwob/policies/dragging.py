@@ -1,6 +1,7 @@
 """Oracle policies for the free-drag tasks: move a shape in a direction, put a small box inside a
 large one, resize a text area by its handle (distances from the boxes the page lays out), and
-drop shapes onto the outline boxes they go into."""
+drop shapes onto the outline boxes they go into. A restarted run (DAgger's label from a later
+state) drags a shape or resizes the area only while the page does not show it done."""
 
 from __future__ import annotations
 
@@ -12,11 +13,24 @@ _DIRECTIONS = {"up": (0, -STEP_PX), "down": (0, STEP_PX), "left": (-STEP_PX, 0),
                "right": (STEP_PX, 0)}
 
 
+# How far the shape was dragged: where the page draws it (its drag transform) against where it
+# was drawn, the test the task itself runs when Submit is pressed.
+_DRAGGED_JS = """(selector) => {
+  const shape = document.querySelector(selector);
+  const now = shapes.gridCoords(shape), drawn = shape.getBBox();
+  return [now.x - drawn.x, now.y - drawn.y];
+}"""
+_SHAPE = "#area svg circle, #area svg rect, #area svg polygon"
+
+
 async def drag_shape(page, episode):
-    """drag-circle ("Drag the circle up") and drag-single-shape ("Drag the item left")."""
+    """drag-circle ("Drag the circle up") and drag-single-shape ("Drag the item left"); a shape
+    already further that way than drawn (a restarted run) is not dragged again."""
     direction = after(episode.utterance, r"^Drag the (?:circle|item) (up|down|left|right)").group(1)
-    yield drag(css("#area svg circle, #area svg rect, #area svg polygon"),
-               by=_DIRECTIONS[direction])
+    dx, dy = _DIRECTIONS[direction]
+    moved = await page.evaluate(_DRAGGED_JS, _SHAPE)
+    if dx * moved[0] <= 0 and dy * moved[1] <= 0:
+        yield drag(css(_SHAPE), by=(dx, dy))
     yield click(css("#subbtn"))
 
 
@@ -31,13 +45,25 @@ async def drag_box(page, episode):
     yield click(css("#subbtn"))
 
 
+# The text area's size now and the size the oracle first saw (noted on the page then: the task
+# keeps the initial size in a closure, and a restarted run must not resize it twice).
+_SIZES_JS = """() => {
+  const area = $('#tt'), now = {width: area.width(), height: area.height()};
+  window.pagescoutFirstSize = window.pagescoutFirstSize || now;
+  return [window.pagescoutFirstSize, now];
+}"""
+
+
 async def resize_textarea(page, episode):
-    """Pull the east handle (width) or the south one (height) out or in."""
+    """Pull the east handle (width) or the south one (height) out or in, unless the size is
+    already past the first one that way."""
     match = after(episode.utterance, r"the (width|height) is (larger|smaller) than")
-    sign = 1 if match.group(2) == "larger" else -1
-    edge, by = (("e", (sign * RESIZE_PX, 0)) if match.group(1) == "width"
+    dimension, sign = match.group(1), 1 if match.group(2) == "larger" else -1
+    first, now = await page.evaluate(_SIZES_JS)
+    edge, by = (("e", (sign * RESIZE_PX, 0)) if dimension == "width"
                 else ("s", (0, sign * RESIZE_PX)))
-    yield drag(css(f"#area .ui-resizable-{edge}"), by=by)
+    if sign * (now[dimension] - first[dimension]) <= 0:
+        yield drag(css(f"#area .ui-resizable-{edge}"), by=by)
     yield click(css("#submit"))
 
 
