@@ -400,3 +400,27 @@ def test_a_drag_done_the_right_way_is_not_done_again_and_a_wrong_one_is_mended(
         capture_session.run(move)
     assert wrong.label() == first  # dragged again the right way
     assert wrong.finish() > 0
+
+
+def test_guess_number_bisects_on_from_the_feedback_so_far(capture_session, miniwob_base):
+    # a fresh run guessed 4 again after the page had said "higher than 4"
+    live = Live(capture_session, miniwob_base, "guess-number")
+    answer = None
+    for guess in range(10):  # find the answer the way a user can: by asking the page
+        live.type("#tt", str(guess))
+        live.click("#subbtn")
+        if live.js("() => !document.getElementById('higher').classList.contains('hide')"):
+            continue
+        answer = guess
+        break
+    live = Live(capture_session, miniwob_base, "guess-number")
+    assert live.label().value == "4"
+    low, high = 0, 9
+    for guess in (7, 2):  # the student's own guesses, not the bisection's
+        if guess == answer or not low <= guess <= high:
+            continue
+        live.type("#tt", str(guess))
+        capture_session.run(live.page.keyboard.press("Enter"))
+        low, high = (guess + 1, high) if guess < answer else (low, guess - 1)
+        assert live.label().value == str((low + high) // 2), (guess, low, high)
+    assert live.finish() > 0

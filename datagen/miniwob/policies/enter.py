@@ -134,20 +134,36 @@ async def form_sequence_2(page, episode):
     yield click(css("#subbtn"))
 
 
+# The range the page's feedback has left, kept on the page: each answer replaces the one before,
+# and a restarted run (DAgger's label after the student's guesses) bisects on from what the
+# feedback said so far, as the engine's hint does from the history (query.guesses).
+_GUESS_RANGE_JS = """([low, high]) => {
+  const said = (id) => {
+    const e = document.getElementById(id);
+    return e && !e.classList.contains('hide') ? parseInt(e.querySelector('span').textContent, 10)
+                                              : null;
+  };
+  const higher = said('higher'), lower = said('lower');
+  if (higher === null && lower === null && !document.getElementById('tt').value) {
+    window.pagescoutGuessRange = null;  // a new episode: no guess yet
+  }
+  const range = window.pagescoutGuessRange = window.pagescoutGuessRange || [low, high];
+  if (higher !== null) range[0] = Math.max(range[0], higher + 1);
+  if (lower !== null) range[1] = Math.min(range[1], lower - 1);
+  return range;
+}"""
+
+
 async def guess_number(page, episode):
     """Bisect 0-9 on the page's feedback; every guess is typed and submitted with Enter."""
-    low, high = 0, 9
-    while low <= high:
-        guess = (low + high) // 2
-        yield type_(css("#tt"), str(guess))
+    while True:
+        low, high = await page.evaluate(_GUESS_RANGE_JS, [0, 9])
+        if low > high:
+            raise PolicyError(f"{episode.task}: the feedback never said the guess was right")
+        yield type_(css("#tt"), str((low + high) // 2))
         yield enter(css("#tt"))
-        if await is_visible(page, css("#higher")):
-            low = guess + 1
-        elif await is_visible(page, css("#lower")):
-            high = guess - 1
-        else:
+        if not (await is_visible(page, css("#higher")) or await is_visible(page, css("#lower"))):
             return
-    raise PolicyError(f"{episode.task}: the feedback never said the guess was right")
 
 
 POLICIES = {
