@@ -64,7 +64,8 @@ class Live:
                 assert act is not None, "the oracle stopped before the episode ended"
                 assert not await settle_target(self.page, act, 2_000)
                 target = await actions.backend_id_of(act.target)
-                assert (await perform(actions, act, target)).ok
+                drop = await actions.backend_id_of(act.drop) if act.drop else None
+                assert (await perform(actions, act, target, drop)).ok
                 return await episode_result(self.page)
             finally:
                 await actions.close()
@@ -423,4 +424,20 @@ def test_guess_number_bisects_on_from_the_feedback_so_far(capture_session, miniw
         capture_session.run(live.page.keyboard.press("Enter"))
         low, high = (guess + 1, high) if guess < answer else (low, guess - 1)
         assert live.label().value == str((low + high) // 2), (guess, low, high)
+    assert live.finish() > 0
+
+
+@pytest.mark.parametrize("task", ["odd-or-even", "form-sequence", "drag-shapes", "drag-shapes-2"])
+def test_an_act_the_page_shows_done_is_not_the_next_label(capture_session, miniwob_base, task):
+    # a fresh run marked a row already marked, clicked a ticked checkbox or dragged a shape
+    # already in its box again: DAgger's labels repeated the student's right act
+    live = Live(capture_session, miniwob_base, task)
+    done = []
+    for _ in range(3):
+        label = live.label()
+        assert label.target not in done, (label, done)
+        if label.target in (css("#subbtn"), css("#submit")):
+            break
+        done.append(label.target)
+        assert not live.step().done
     assert live.finish() > 0

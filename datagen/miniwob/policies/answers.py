@@ -53,12 +53,16 @@ async def simple_algebra(page, episode):
 
 
 async def odd_or_even(page, episode):
-    numbers = await page.eval_on_selector_all(
-        "#numbers .display-number", "(ds) => ds.map((d) => parseInt(d.textContent, 10))")
-    for row, number in enumerate(numbers):
-        kind = "odd" if number % 2 else "even"
-        yield click(f"() => document.querySelectorAll('#numbers .row')[{row}]"
-                    f".querySelector('.{kind}')")
+    """Mark each row's number odd or even (a row already marked right is left: a restarted run),
+    then submit."""
+    rows = await page.eval_on_selector_all(
+        "#numbers .row", "(rs) => rs.map((r) => [parseInt(r.querySelector('.display-number')"
+        ".textContent, 10), !!r.querySelector('.odd.selected'), !!r.querySelector('.even.selected')])")
+    for row, (number, odd, even) in enumerate(rows):
+        kind, marked = ("odd", odd) if number % 2 else ("even", even)
+        if not marked:
+            yield click(f"() => document.querySelectorAll('#numbers .row')[{row}]"
+                        f".querySelector('.{kind}')")
     yield click(css("#submit"))
 
 

@@ -70,25 +70,33 @@ async def resize_textarea(page, episode):
 _BOX = "#shape-container"
 _SHAPE_TAGS = {"rectangles": f"rect:not({_BOX})", "circles": "circle", "triangles": "polygon"}
 _SHAPES = f"#area svg rect:not({_BOX}), #area svg circle, #area svg polygon"
-# Which shapes match the task's selector, and the boxes' places in page order from left to right.
-_LAYOUT_JS = """([shapes, wanted, box]) => ({
-  matches: Array.from(document.querySelectorAll(shapes), (s) => s.matches(wanted)),
-  boxes: Array.from(document.querySelectorAll(box), (b, i) => [b.getBoundingClientRect().left, i])
-              .sort((a, b) => a[0] - b[0]).map((b) => b[1]),
-})"""
+# Which shapes match the task's selector, the box each one's centre sits in (-1: none), and the
+# boxes' places in page order from left to right.
+_LAYOUT_JS = """([shapes, wanted, box]) => {
+  const boxes = Array.from(document.querySelectorAll(box), (b) => b.getBoundingClientRect());
+  const inside = (s) => {
+    const r = s.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+    return boxes.findIndex((b) => b.left <= x && x <= b.right && b.top <= y && y <= b.bottom);
+  };
+  const found = Array.from(document.querySelectorAll(shapes));
+  return {matches: found.map((s) => s.matches(wanted)), inside: found.map(inside),
+          boxes: boxes.map((b, i) => [b.left, i]).sort((a, b) => a[0] - b[0]).map((b) => b[1])};
+}"""
 
 
 async def drag_shapes(page, episode):
     """``Drag all circles into the black box`` (drag-shapes), ``... into the left box, and
     everything else into the right box`` by kind or by colour (drag-shapes-2): each shape is
-    dragged onto its box (released inside it), the named ones first, in page order."""
+    dragged onto its box (released inside it), the named ones first, in page order; one
+    already inside its box (a restarted run) is left there. drag-shapes' other shapes stay
+    where they are."""
     kind = after(episode.utterance, r"^Drag all (\w+)").group(1)
     wanted = _SHAPE_TAGS.get(kind, f"[fill={kind}]")
     layout = await page.evaluate(_LAYOUT_JS, [_SHAPES, wanted, _BOX])
     order = sorted(range(len(layout["matches"])), key=lambda i: not layout["matches"][i])
     for index in order:
         box = 0 if layout["matches"][index] else 1
-        if box < len(layout["boxes"]):  # drag-shapes: the others stay where they are
+        if box < len(layout["boxes"]) and layout["inside"][index] != layout["boxes"][box]:
             yield drag(css(_SHAPES, nth=index), onto=css(_BOX, nth=layout["boxes"][box]))
     yield click(css("#subbtn"))
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from datagen.miniwob.policies.base import Act, after, click, css, ordinal, select
+from datagen.miniwob.policies.base import Act, after, check, click, css, ordinal, select
 
 
 def set_slider(slider: str, wanted: int) -> Act:
@@ -34,7 +34,7 @@ async def use_slider_2(page, episode):
 async def form_sequence(page, episode):
     match = after(episode.utterance, r"^Select (-?\d+) with the slider, click the (\w+) checkbox")
     yield set_slider("#slider", int(match.group(1)))
-    yield click(css(f"#checkbox-{ordinal(match.group(2)) + 1}"))
+    yield check(css(f"#checkbox-{ordinal(match.group(2)) + 1}"))
     yield click(css("#subbtn"))
 
 
