@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pipeline.distill.colours import painted_colour
+from pipeline.distill.facts import style_of
 from pipeline.distill.filters import NOISE_TAGS
 from pipeline.query.index import PageIndex
 from pipeline.query.scoring import Query
@@ -49,8 +50,10 @@ def hidden_openers(index: PageIndex, names: Sequence[Query], words: Sequence[Que
             continue
         if node.kind == "text":
             stems, held_by = analyse(node.text)[0], node.parent
-        else:  # a swatch of a closed colour picker: its paint
+        elif "background-color" in style_of(node):  # a closed colour picker's swatch: its paint
             stems, held_by = analyse(painted_colour(node, state))[0], node.id
+        else:  # painted_colour reads a subtree's text: only for an element with a paint at all
+            continue
         if not stems or labels_only and len(stems) > MAX_LABEL_WORDS:
             continue
         if any(phrase in f" {' '.join(stems)} " for phrase in phrases):
