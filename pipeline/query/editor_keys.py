@@ -58,7 +58,7 @@ def editor_colour(index: PageIndex, task: str, history: Sequence[str]) -> int | 
     styled = _STYLED.search(task)
     if styled is None or styled.group(2).lower() in STYLE_KEYS:
         return None
-    read = [line_read for line in history if (line_read := HISTORY_LINE.match(line))]
+    read = _read(history)
     selecting = [i for i, line_read in enumerate(read) if line_read["op"] == "PRESS"
                  and _SELECTING.match(line_read["name"].strip())]
     if not selecting or sum(line_read["op"] == "CLICK" for line_read in read[selecting[-1]:]) \
@@ -82,7 +82,7 @@ def editor_keys(index: PageIndex, task: str,
     if styled is None:
         return None
     editor = next((ref for ref, entry in index.entries.items() if editable(entry)), None)
-    read = [line_read for line in history if (line_read := HISTORY_LINE.match(line))]
+    read = _read(history)
     if editor is None or not any(line_read["op"] == "CLICK" for line_read in read):
         return None
     pressed = [line_read["name"].strip() for line_read in read if line_read["op"] == "PRESS"]
@@ -95,3 +95,8 @@ def editor_keys(index: PageIndex, task: str,
     if any(re.match(_MODIFIER + style + "$", key, re.IGNORECASE) for key in pressed):
         return None
     return editor, f"ControlOrMeta+{style}", styled.group(2).lower()
+
+
+def _read(history: Sequence[str]) -> list[re.Match]:
+    """The history lines as ``HISTORY_LINE`` reads them (op, name), the unreadable left out."""
+    return [line_read for line in history if (line_read := HISTORY_LINE.match(line))]

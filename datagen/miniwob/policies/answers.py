@@ -52,12 +52,16 @@ async def simple_algebra(page, episode):
     yield click(css("#subbtn"))
 
 
+# Each row's number and whether its Odd / its Even button is marked.
+_ROWS_JS = """(rows) => rows.map((r) => [
+  parseInt(r.querySelector('.display-number').textContent, 10),
+  !!r.querySelector('.odd.selected'), !!r.querySelector('.even.selected')])"""
+
+
 async def odd_or_even(page, episode):
     """Mark each row's number odd or even (a row already marked right is left: a restarted run),
     then submit."""
-    rows = await page.eval_on_selector_all(
-        "#numbers .row", "(rs) => rs.map((r) => [parseInt(r.querySelector('.display-number')"
-        ".textContent, 10), !!r.querySelector('.odd.selected'), !!r.querySelector('.even.selected')])")
+    rows = await page.eval_on_selector_all("#numbers .row", _ROWS_JS)
     for row, (number, odd, even) in enumerate(rows):
         kind, marked = ("odd", odd) if number % 2 else ("even", even)
         if not marked:
